@@ -1,0 +1,1 @@
+"""Qt application shell: main window, game chooser, menus, settings, save/load."""

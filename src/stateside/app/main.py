@@ -1,0 +1,351 @@
+"""The main window: game chooser, the active mode over the shared board, menus,
+settings, saving and resuming."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QStackedWidget,
+    QTextBrowser,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from stateside import __version__
+from stateside.app.mode import GameMode
+from stateside.board.view import BoardView
+from stateside.data.saves import load_game, save_game
+from stateside.errors import StatesideError
+from stateside.games import GameInfo, discover_games, load_object
+from stateside.paths import resource
+
+APP_NAME = "Stateside"
+DEFAULT_SIZE = (1280, 800)
+EXPLORER = GameInfo(
+    id="explorer", title="Map explorer", summary="Click a state for its facts and neighbours.",
+    mode="stateside.app.explorer:ExplorerMode", order=90,
+)
+
+
+def config_dir() -> Path:
+    """Where settings and autosaves live; STATESIDE_CONFIG_DIR overrides (tests use it)."""
+    override = os.environ.get("STATESIDE_CONFIG_DIR")
+    if override:
+        return Path(override)
+    return Path(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation) or Path.home() / ".stateside")
+
+
+def app_icon() -> QIcon:
+    icon = QIcon()
+    folder = resource("icons")
+    for png in sorted(folder.glob("stateside-*.png")) if folder.is_dir() else []:
+        icon.addFile(str(png))
+    return icon
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, *, persist: bool = True):
+        super().__init__()
+        self.persist = persist   # off for --screenshot: no settings read or written, no autosave
+        self.setWindowTitle(APP_NAME)
+        self.setWindowIcon(app_icon())
+        self.settings = QSettings(str(config_dir() / "settings.ini"), QSettings.IniFormat) if persist else None
+        self.board = BoardView()
+        self.games: list[GameInfo] = [*discover_games(), EXPLORER]
+        self.modes: dict[str, GameMode] = {}
+        self.current: GameMode | None = None
+
+        # The game chooser: a bar of the installed modes across the top, so that the map
+        # keeps the whole width of the window.
+        self.chooser = QToolBar("Games")
+        self.chooser.setObjectName("gameChooser")
+        self.chooser.setMovable(False)
+        self.chooser.setToolButtonStyle(Qt.ToolButtonTextOnly)
+        self.chooser_group = QActionGroup(self)
+        self.chooser_group.setExclusive(True)
+        self.chooser_actions: dict[str, QAction] = {}
+        for n, game in enumerate(self.games, 1):
+            act = QAction(game.title, self)
+            act.setCheckable(True)
+            act.setToolTip(f"{game.title} ({game.players})\n{game.summary}" if game.players else game.summary)
+            act.setShortcut(QKeySequence(f"Alt+{n}"))
+            act.triggered.connect(lambda _checked=False, gid=game.id: self.choose(gid))
+            self.chooser_group.addAction(act)
+            self.chooser.addAction(act)
+            self.chooser_actions[game.id] = act
+        self.addToolBar(Qt.TopToolBarArea, self.chooser)
+        self.stack = QStackedWidget()
+        self.setCentralWidget(self.stack)
+        self._build_menus()
+        self.statusBar().showMessage("Choose a game in the bar above, or explore the map.")
+        self.setStyleSheet(
+            "QToolBar#gameChooser { background: #1d3557; border: none; spacing: 2px; padding: 3px; }"
+            "QToolBar#gameChooser QToolButton { color: #f1faee; padding: 6px 12px; font-size: 13px;"
+            " border-radius: 4px; }"
+            "QToolBar#gameChooser QToolButton:hover { background: #2c4a70; }"
+            "QToolBar#gameChooser QToolButton:checked { background: #e63946; color: white; font-weight: bold; }"
+            "QFrame#sidePanel { background: #f7f5ef; border-left: 1px solid #d8d2c4; }"
+        )
+
+    # ---------------------------------------------------------------- menus
+    def _build_menus(self) -> None:
+        def action(menu, text, slot, shortcut=None):
+            a = QAction(text, self)
+            if shortcut:
+                a.setShortcut(QKeySequence(shortcut))
+            a.triggered.connect(slot)
+            menu.addAction(a)
+            return a
+
+        game = self.menuBar().addMenu("&Game")
+        self.act_new = action(game, "&New game\u2026", lambda: self.current and self.current.new_game(),
+                              QKeySequence.New)
+        self.act_open = action(game, "&Open saved game\u2026", self.open_file, QKeySequence.Open)
+        self.act_save = action(game, "&Save game as\u2026", self.save_file, QKeySequence.Save)
+        game.addSeparator()
+        self.act_undo = action(game, "&Undo", self.undo, QKeySequence.Undo)
+        game.addSeparator()
+        action(game, "&Quit", self.close, QKeySequence.Quit)
+        view = self.menuBar().addMenu("&View")
+        action(view, "Zoom &in", lambda: self.board.zoom_by(1.25), QKeySequence.ZoomIn)
+        action(view, "Zoom &out", lambda: self.board.zoom_by(0.8), QKeySequence.ZoomOut)
+        action(view, "&Fit map to window", self.board.fit, "Ctrl+0")
+        view.addAction(self.chooser.toggleViewAction())
+        helpm = self.menuBar().addMenu("&Help")
+        action(helpm, "&Rules of this game", self.show_rules, QKeySequence.HelpContents)
+        action(helpm, "&About Stateside", self.show_about)
+
+    def refresh_actions(self) -> None:
+        mode = self.current
+        has_game = bool(mode and mode.has_game())
+        self.act_new.setEnabled(bool(mode and type(mode).new_game is not GameMode.new_game))
+        self.act_save.setEnabled(has_game)
+        self.act_open.setEnabled(bool(mode and type(mode).load_state is not GameMode.load_state))
+        self.act_undo.setEnabled(bool(mode and mode.can_undo()))
+
+    # ---------------------------------------------------------------- modes
+    def mode_ids(self) -> list[str]:
+        return [g.id for g in self.games]
+
+    def open_mode(self, mode_id: str) -> GameMode:
+        info = next((g for g in self.games if g.id == mode_id), None)
+        if info is None or not info.mode:
+            raise StatesideError(f"unknown mode {mode_id!r} (installed: {', '.join(self.mode_ids())})")
+        if self.current is not None and self.current.game_id == mode_id:
+            return self.current
+        mode = self.modes.get(mode_id)
+        if mode is None:
+            try:
+                mode = load_object(info.mode)(self.board)
+            except Exception as e:   # a broken game must not take the app down with it
+                import traceback
+
+                traceback.print_exc()
+                raise StatesideError(f"{info.title} could not be opened: {e}") from e
+            mode.game_id = mode.game_id or info.id
+            mode.status.connect(lambda text: self.statusBar().showMessage(text, 8000))
+            mode.changed.connect(self.refresh_actions)
+            self.modes[mode_id] = mode
+            self.stack.addWidget(mode)
+            self._resume(mode)
+        if self.current is not None:
+            self.current.deactivate()
+        self.stack.setCurrentWidget(mode)
+        self.current = mode
+        mode.activate()
+        self.board.setFocus()
+        self.setWindowTitle(f"{info.title} \u2013 {APP_NAME}")
+        self.chooser_actions[mode_id].setChecked(True)
+        if self.settings is not None:
+            self.settings.setValue("last_mode", mode_id)
+        self.refresh_actions()
+        return mode
+
+    def choose(self, mode_id: str) -> None:
+        """Open a mode picked in the chooser; a failure is reported, not raised."""
+        try:
+            self.open_mode(mode_id)
+        except StatesideError as e:
+            QMessageBox.warning(self, "Cannot open this game", str(e))
+            if self.current is not None:   # the chooser goes back to what is shown
+                self.chooser_actions[self.current.game_id].setChecked(True)
+
+    # ---------------------------------------------------------------- saving
+    def autosave_path(self, mode_id: str) -> Path:
+        return config_dir() / "autosave" / f"{mode_id}.json"
+
+    def _resume(self, mode: GameMode) -> None:
+        if not self.persist:
+            return
+        path = self.autosave_path(mode.game_id)
+        if not path.exists():
+            return
+        try:
+            _, state = load_game(path, mode.game_id)
+            mode.load_state(state)
+            self.statusBar().showMessage("Resumed your last game.", 6000)
+        except StatesideError as e:
+            # The file stays where it is: nothing saved is thrown away.
+            self.statusBar().showMessage(f"Could not resume the last game: {e}", 15000)
+
+    def autosave_all(self) -> None:
+        for mode_id, mode in self.modes.items():
+            state = mode.save_state()
+            if state is not None:
+                try:
+                    save_game(self.autosave_path(mode_id), mode_id, state)
+                except OSError as e:
+                    print(f"stateside: autosave of {mode_id} failed: {e}", file=sys.stderr)
+
+    def save_file(self) -> None:
+        mode = self.current
+        state = mode.save_state() if mode else None
+        if state is None:
+            return
+        start = str(Path.home() / f"{mode.game_id}.stateside.json")
+        path, _ = QFileDialog.getSaveFileName(self, "Save game", start, "Stateside saves (*.json)")
+        if not path:
+            return
+        try:
+            save_game(path, mode.game_id, state)
+            self.statusBar().showMessage(f"Saved to {path}", 6000)
+        except OSError as e:
+            QMessageBox.warning(self, "Save failed", f"Could not save to {path}:\n{e.strerror or e}")
+
+    def open_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open saved game", str(Path.home()),
+                                              "Stateside saves (*.json);;All files (*)")
+        if path:
+            self.load_file(path)
+
+    def load_file(self, path: str) -> bool:
+        """Open a save in its game's mode; on any problem, say so and change nothing."""
+        try:
+            game_id, state = load_game(path)
+            if game_id not in self.mode_ids():
+                raise StatesideError(f"{path}: a save of {game_id!r}, which is not installed")
+            mode = self.open_mode(game_id)
+            mode.load_state(state)
+        except StatesideError as e:
+            QMessageBox.warning(self, "Cannot open this file", str(e))
+            return False
+        self.statusBar().showMessage(f"Opened {path}", 6000)
+        self.refresh_actions()
+        return True
+
+    def undo(self) -> None:
+        if self.current and self.current.can_undo():
+            self.current.undo()
+            self.refresh_actions()
+
+    # ---------------------------------------------------------------- help
+    def show_rules(self) -> None:
+        mode = self.current
+        html = mode.help_html() if mode else ""
+        dialog = QDialog(self)
+        dialog.setWindowTitle(f"Rules \u2013 {mode.title if mode else APP_NAME}")
+        browser = QTextBrowser()
+        browser.setOpenExternalLinks(True)
+        browser.setHtml(html or "<p>No rules page for this mode.</p>")
+        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        buttons.rejected.connect(dialog.reject)
+        lay = QVBoxLayout(dialog)
+        lay.addWidget(browser)
+        lay.addWidget(buttons)
+        dialog.resize(640, 620)
+        dialog.exec()
+
+    def show_about(self) -> None:
+        QMessageBox.about(
+            self, "About Stateside",
+            f"<h3>Stateside {__version__}</h3><p>Board games about the United States on one shared map.</p>"
+            "<p>Map: US Census Bureau cartographic boundaries (public domain) via us-atlas "
+            "(ISC licence, \u00a9 Michael Bostock).</p>")
+
+    # ---------------------------------------------------------------- window
+    def restore(self) -> None:
+        if self.settings is None:
+            return
+        geometry = self.settings.value("geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+
+    def closeEvent(self, event) -> None:
+        if self.persist:
+            self.autosave_all()
+            self.settings.setValue("geometry", self.saveGeometry())
+            self.settings.sync()
+        for mode in self.modes.values():
+            mode.on_deactivate()
+        super().closeEvent(event)
+
+
+def _first_mode(window: MainWindow, requested: str | None) -> str:
+    if requested:
+        return requested
+    last = window.settings.value("last_mode") if window.settings is not None else None
+    return last if last in window.mode_ids() else EXPLORER.id
+
+
+def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[int, int] | None = None) -> int:
+    headless = screenshot and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    if headless or os.environ.get("STATESIDE_QUIT_AFTER_PAINT"):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName(APP_NAME)
+    app.setApplicationDisplayName(APP_NAME)
+    app.setOrganizationName(APP_NAME)
+    app.setDesktopFileName("stateside")
+    window = MainWindow(persist=not screenshot)
+    if mode is not None and mode not in window.mode_ids():
+        print(f"stateside: --mode: unknown mode {mode!r} (installed: {', '.join(window.mode_ids())})",
+              file=sys.stderr)
+        return 2
+    window.resize(*(size or DEFAULT_SIZE))
+    if not screenshot:
+        window.restore()
+    try:
+        window.open_mode(_first_mode(window, mode))
+    except StatesideError as e:
+        if mode is not None:
+            print(f"stateside: --mode {mode}: {e}", file=sys.stderr)
+            return 2
+        window.open_mode(EXPLORER.id)   # the last game used is broken: start on the map
+    window.show()
+    if screenshot:
+        for _ in range(3):
+            app.processEvents()
+        if not window.grab().save(screenshot, "PNG"):
+            print(f"stateside: --screenshot: cannot write {screenshot}", file=sys.stderr)
+            return 2
+        window.persist = False
+        window.close()
+        return 0
+    if os.environ.get("STATESIDE_QUIT_AFTER_PAINT"):   # start-up benchmark: quit at the first paint
+        window.persist = False
+        _quit_after_first_paint(window.board.viewport(), app)
+    return app.exec()
+
+
+class _PaintWatcher(QObject):
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Paint:
+            QTimer.singleShot(0, QApplication.instance().quit)   # once the paint is done
+        return False
+
+
+def _quit_after_first_paint(widget: QWidget, app: QApplication) -> None:
+    watcher = _PaintWatcher(app)
+    widget.installEventFilter(watcher)

@@ -1,0 +1,99 @@
+"""The base class every game's Qt mode derives from.
+
+The shell owns one BoardView and hands it to the active mode. A mode builds its
+panels around ``self.board_slot`` (an empty widget in its own layout); when the
+mode is activated the shell moves the board into that slot. The mode is a thin
+view: it asks its engine what is legal, tells it what the player did, and draws
+the result on the board and in its panels.
+
+Rules for modes:
+- Never open a modal dialog from __init__ or activate(): ``stateside --screenshot``
+  and the tests construct modes without anyone to answer. Start a sensible default
+  game instead (e.g. you against the computer) and offer the setup in new_game().
+- Computer turns run on QTimer with a short visible delay (``AI_DELAY_MS``), never
+  by blocking the event loop for long.
+- Hidden information in hot-seat play appears only after a "pass to <name>" screen.
+- The board is shared by every mode: react to its clicks and hovers by overriding
+  on_state_clicked / on_state_hovered (connected only while the mode is active), not by
+  connecting to board.stateClicked yourself; if you must connect, check ``self.active``.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+AI_DELAY_MS = 700
+
+
+class GameMode(QWidget):
+    game_id: str = ""          # equals the game's GameInfo.id
+    title: str = ""
+
+    status = Signal(str)        # a one-line message for the status bar
+    changed = Signal()          # the game changed: the shell refreshes Save/Undo
+
+    def __init__(self, board, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.board = board
+        self.active = False
+        self.board_slot = QWidget(self)
+        self.board_slot.setObjectName("boardSlot")
+        lay = QVBoxLayout(self.board_slot)
+        lay.setContentsMargins(0, 0, 0, 0)
+
+    # --- called by the shell -------------------------------------------------
+    def activate(self) -> None:
+        """Take the shared board: move it into our slot, clear other modes' marks."""
+        self.board_slot.layout().addWidget(self.board)
+        self.board.reset_overlays()
+        self.board.show()
+        self.active = True
+        self.board.stateClicked.connect(self.on_state_clicked)
+        self.board.stateHovered.connect(self.on_state_hovered)
+        self.on_activate()
+
+    def deactivate(self) -> None:
+        if self.active:
+            self.board.stateClicked.disconnect(self.on_state_clicked)
+            self.board.stateHovered.disconnect(self.on_state_hovered)
+        self.active = False
+        self.on_deactivate()
+        self.board.reset_overlays()
+
+    # --- for subclasses ------------------------------------------------------
+    def on_activate(self) -> None:
+        """Redraw this mode's marks on the board (it was cleared)."""
+
+    def on_deactivate(self) -> None:
+        """Stop timers; the board is about to be given to another mode."""
+
+    def on_state_clicked(self, code: str) -> None:
+        """A state (or its callout tab) was clicked, or picked by typing its name."""
+
+    def on_state_hovered(self, code: str) -> None:
+        """The pointer entered a state ("" when it left every state)."""
+
+    def new_game(self) -> None:
+        """Ask for a setup (players, options) and start a new game. May open a dialog."""
+
+    def has_game(self) -> bool:
+        return self.save_state() is not None
+
+    def save_state(self) -> dict | None:
+        """The game as JSON-able data, or None when there is nothing to save."""
+        return None
+
+    def load_state(self, state: dict) -> None:
+        """Replace the current game by a saved one. Raise SaveError (stateside.errors)
+        with a clear message if `state` is malformed, leaving the current game untouched."""
+        raise NotImplementedError
+
+    def can_undo(self) -> bool:
+        return False
+
+    def undo(self) -> None:
+        """Take back the last action of the human player, where the rules make it fair."""
+
+    def help_html(self) -> str:
+        """The rules in our own words (HTML), including which parts of the game are our design."""
+        return ""

@@ -1,0 +1,268 @@
+"""Graphics items of the board: states, callout tabs, tokens and paths.
+
+Scene coordinates are the atlas's board units (the lower 48 about 1000 units wide,
+y downwards). Items know nothing of any game.
+"""
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QPainter,
+    QPainterPath,
+    QPainterPathStroker,
+    QPen,
+    QPolygonF,
+)
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem
+
+# The board's palette: a printed-map look, calm enough for game pieces to stand out.
+SEA = QColor("#d6e6ee")
+INSET_FRAME = QColor("#9fb7c4")
+STATE_OUTLINE = QColor("#ffffff")
+LABEL = QColor("#27323a")
+HOVER_OUTLINE = QColor("#1d3557")
+# Five soft colours; neighbouring states get different ones (greedy colouring of the borders).
+STATE_COLOURS = [QColor(c) for c in ("#e9d8a6", "#cfe1b9", "#f4c7a1", "#c9d7ea", "#e5c1cd")]
+
+LABEL_FONT = QFont("DejaVu Sans", 9)
+LABEL_FONT.setBold(True)
+LABEL_FONT.setPointSizeF(8.5)
+TAB_FONT = QFont(LABEL_FONT)
+
+
+def geometry_path(geometry) -> QPainterPath:
+    """A QPainterPath of a shapely (Multi)Polygon; holes cut out by the odd-even rule."""
+    path = QPainterPath()
+    path.setFillRule(Qt.OddEvenFill)
+    for polygon in getattr(geometry, "geoms", [geometry]):
+        for ring in (polygon.exterior, *polygon.interiors):
+            path.addPolygon(QPolygonF([QPointF(x, y) for x, y in ring.coords]))
+            path.closeSubpath()
+    return path
+
+
+class StateItem(QGraphicsPathItem):
+    """One state: its shape filled and outlined, with a postal-code label."""
+
+    def __init__(self, code: str, name: str, geometry, label_at: tuple[float, float], base: QColor,
+                 show_label: bool = True, hit_extra: QPainterPath | None = None):
+        super().__init__(geometry_path(geometry))
+        self.code = code
+        self.name = name
+        self.base_colour = base
+        self.fill: QColor | None = None
+        self.highlight: QColor | None = None
+        self.dimmed = False
+        self.hovered = False
+        self.label_at = QPointF(*label_at)
+        self.show_label = show_label
+        self.extra_tip = ""
+        self._hit = self.path()
+        if hit_extra is not None:   # a bigger click target (e.g. the sea around Hawaii's islands)
+            self._hit = self._hit.united(hit_extra)
+        self.setAcceptHoverEvents(True)
+        self.setZValue(1)
+        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        self.update_tooltip()
+
+    def shape(self) -> QPainterPath:
+        return self._hit
+
+    def boundingRect(self) -> QRectF:
+        return super().boundingRect().united(self._hit.boundingRect())
+
+    def update_tooltip(self) -> None:
+        self.setToolTip(self.name + (f"\n{self.extra_tip}" if self.extra_tip else ""))
+
+    def current_fill(self) -> QColor:
+        colour = QColor(self.fill or self.base_colour)
+        if self.dimmed:
+            colour = QColor.fromHsvF(colour.hsvHueF(), colour.hsvSaturationF() * 0.25,
+                                     min(1.0, colour.valueF() * 0.85 + 0.15))
+        if self.hovered:
+            colour = colour.lighter(112)
+        return colour
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        painter.setRenderHint(QPainter.Antialiasing)
+        painter.setBrush(self.current_fill())
+        if self.highlight is not None:
+            painter.setPen(QPen(self.highlight, 3.2, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+        elif self.hovered:
+            painter.setPen(QPen(HOVER_OUTLINE, 2.0, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+        else:
+            painter.setPen(QPen(STATE_OUTLINE, 0.9, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+        painter.drawPath(self.path())
+        if self.show_label:
+            painter.setFont(LABEL_FONT)
+            painter.setPen(QColor("#8a8f94") if self.dimmed else LABEL)
+            r = QRectF(self.label_at.x() - 20, self.label_at.y() - 8, 40, 16)
+            painter.drawText(r, Qt.AlignCenter, self.code)
+
+    def hoverEnterEvent(self, event) -> None:
+        self.hovered = True
+        self.update()
+        view = event.widget().parent() if event.widget() else None
+        if hasattr(view, "_hover_changed"):
+            view._hover_changed(self.code)
+
+    def hoverLeaveEvent(self, event) -> None:
+        self.hovered = False
+        self.update()
+        view = event.widget().parent() if event.widget() else None
+        if hasattr(view, "_hover_changed"):
+            view._hover_changed("")
+
+
+class CalloutTab(QGraphicsItem):
+    """A labelled tab in the sea standing for a small state, with a leader line to it,
+    as printed boards do: clicking the tab is clicking the state."""
+
+    def __init__(self, state: StateItem, rect: QRectF):
+        super().__init__()
+        self.state = state
+        self.rect = rect
+        self.setAcceptHoverEvents(True)
+        self.setZValue(3)
+        self.setToolTip(state.toolTip())
+        # The leader runs from the tab's nearer side to the state's label point.
+        self.leader_from = QPointF(rect.left(), rect.center().y())
+
+    def boundingRect(self) -> QRectF:
+        return self.rect.united(QRectF(self.state.label_at, self.leader_from).normalized()).adjusted(-3, -3, 3, 3)
+
+    def shape(self) -> QPainterPath:
+        p = QPainterPath()
+        p.addRoundedRect(self.rect, 4, 4)
+        return p
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.Antialiasing)
+        st = self.state
+        painter.setPen(QPen(QColor("#51606b"), 0.8))
+        painter.drawLine(self.leader_from, st.label_at)
+        painter.setBrush(QColor("#51606b"))
+        painter.drawEllipse(st.label_at, 1.6, 1.6)
+        if st.highlight is not None:
+            pen = QPen(st.highlight, 3.0)
+        elif st.hovered:
+            pen = QPen(HOVER_OUTLINE, 2.0)
+        else:
+            pen = QPen(QColor("#7b8b96"), 1.0)
+        painter.setPen(pen)
+        painter.setBrush(st.current_fill())
+        painter.drawRoundedRect(self.rect, 4, 4)
+        painter.setFont(TAB_FONT)
+        painter.setPen(QColor("#8a8f94") if st.dimmed else LABEL)
+        painter.drawText(self.rect, Qt.AlignCenter, st.code)
+
+    def hoverEnterEvent(self, event) -> None:
+        self.state.hoverEnterEvent(event)
+        self.update()
+
+    def hoverLeaveEvent(self, event) -> None:
+        self.state.hoverLeaveEvent(event)
+        self.update()
+
+
+TOKEN_SIZE = 13.0
+
+
+class TokenItem(QGraphicsItem):
+    """A game piece on a state: disk, square, marker (pin), truck or star."""
+
+    def __init__(self, key, code: str, colour: QColor, shape: str, label: str, tooltip: str):
+        super().__init__()
+        self.key = key
+        self.code = code
+        self.colour = QColor(colour)
+        self.kind = shape
+        self.label = label
+        self.setZValue(10)
+        if tooltip:
+            self.setToolTip(tooltip)
+
+    def boundingRect(self) -> QRectF:
+        s = TOKEN_SIZE
+        return QRectF(-s / 2 - 2, -s / 2 - 2, s + 4, s + 4)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.Antialiasing)
+        s = TOKEN_SIZE
+        outline = QColor("#1b1b1b") if self.colour.lightnessF() > 0.35 else QColor("#ffffff")
+        painter.setPen(QPen(QColor("#1b1b1b"), 1.0))
+        painter.setBrush(self.colour)
+        r = QRectF(-s / 2, -s / 2, s, s)
+        if self.kind == "square":
+            painter.drawRoundedRect(r.adjusted(1, 1, -1, -1), 2, 2)
+        elif self.kind == "marker":  # a pin: circle head on a point
+            path = QPainterPath()
+            path.moveTo(0, s / 2)
+            path.arcTo(QRectF(-s / 2.6, -s / 2, s / 1.3, s / 1.3), 225, 270)
+            path.closeSubpath()
+            painter.drawPath(path)
+        elif self.kind == "truck":
+            painter.drawRoundedRect(QRectF(-s / 2, -s / 3.2, s * 0.62, s / 1.8), 1.5, 1.5)
+            painter.drawRoundedRect(QRectF(s * 0.14, -s / 6, s * 0.36, s / 2.6), 1.5, 1.5)
+            painter.setBrush(QColor("#1b1b1b"))
+            for x in (-s / 3.2, s / 3.2):
+                painter.drawEllipse(QPointF(x, s / 4), s / 9, s / 9)
+        elif self.kind == "star":
+            pts = []
+            for i in range(10):
+                rad = s / 2 if i % 2 == 0 else s / 4.5
+                a = -math.pi / 2 + i * math.pi / 5
+                pts.append(QPointF(rad * math.cos(a), rad * math.sin(a)))
+            painter.drawPolygon(QPolygonF(pts))
+        else:
+            painter.drawEllipse(r.adjusted(0.5, 0.5, -0.5, -0.5))
+        if self.label:
+            f = QFont(LABEL_FONT)
+            f.setPointSizeF(6.5)
+            painter.setFont(f)
+            painter.setPen(outline if outline != QColor("#1b1b1b") else QColor("#1b1b1b"))
+            painter.drawText(r, Qt.AlignCenter, self.label[:2])
+
+
+class PathItem(QGraphicsPathItem):
+    """A route between two states: a line, a dashed line or an arc (flights)."""
+
+    def __init__(self, key, start: QPointF, end: QPointF, style: str, colour: QColor, width: float,
+                 tooltip: str):
+        super().__init__()
+        self.key = key
+        path = QPainterPath(start)
+        if style == "arc":
+            mid = (start + end) / 2
+            d = end - start
+            length = math.hypot(d.x(), d.y()) or 1.0
+            normal = QPointF(d.y() / length, -d.x() / length)   # bulge to the left of travel
+            bulge = min(0.28 * length, 120.0)
+            path.quadTo(mid + normal * bulge, end)
+        else:
+            path.lineTo(end)
+        self.setPath(path)
+        pen = QPen(QColor(colour), width, Qt.DashLine if style == "dashed" else Qt.SolidLine,
+                   Qt.RoundCap, Qt.RoundJoin)
+        if style == "arc":
+            pen.setStyle(Qt.CustomDashLine)
+            pen.setDashPattern([1.0, 1.6])
+        self.setPen(pen)
+        self.setZValue(8)
+        if tooltip:
+            self.setToolTip(tooltip)
+        stroker = QPainterPathStroker()
+        stroker.setWidth(max(width, 8.0))   # easy to hover for its tooltip
+        self._hover_shape = stroker.createStroke(path)
+
+    def shape(self) -> QPainterPath:
+        return self._hover_shape
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.Antialiasing)
+        super().paint(painter, option, widget)

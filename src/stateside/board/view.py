@@ -1,0 +1,456 @@
+"""BoardView: the shared, clickable map of the 50 states. It knows no game.
+
+Games colour states, put tokens on them, draw paths between them and add overlay
+layers, and listen to `stateClicked`. Small eastern states get callout tabs in the
+Atlantic so that every state has a comfortable click target.
+"""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping
+
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItemGroup,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QGraphicsView,
+    QLabel,
+    QPinchGesture,
+)
+
+from stateside.board.items import (
+    INSET_FRAME,
+    SEA,
+    STATE_COLOURS,
+    TOKEN_SIZE,
+    CalloutTab,
+    PathItem,
+    StateItem,
+    TokenItem,
+)
+from stateside.geo.atlas import Atlas, load_atlas
+
+# Small states drawn with a callout tab, north to south, as printed boards do.
+CALLOUT_STATES = ("VT", "NH", "MA", "RI", "CT", "NJ", "MD", "DE")
+TAB_W, TAB_H, TAB_GAP = 40.0, 32.0, 5.0
+TAB_LEFT = 972.0
+TAB_TOP = 150.0
+# Hawaii's islands are small: its click target is the sea around them too.
+SEA_TARGET_STATES = ("HI",)
+MARGIN = 12.0
+ZOOM_STEP = 1.25
+MAX_ZOOM = 8.0
+TYPE_RESET_MS = 1500
+TAB_TOKEN_ROOM = 2 * TOKEN_SIZE + 10
+
+
+def _map_colours(atlas: Atlas, pairs: Iterable[tuple[str, str]]) -> dict[str, QColor]:
+    """Greedy colouring so that neighbouring states differ (5 colours suffice)."""
+    neighbours: dict[str, set[str]] = {c: set() for c in atlas.codes}
+    for a, b in pairs:
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    colour: dict[str, int] = {}
+    for code in sorted(atlas.codes, key=lambda c: (-len(neighbours[c]), c)):
+        used = {colour[n] for n in neighbours[code] if n in colour}
+        colour[code] = next(i for i in itertools.count() if i not in used) % len(STATE_COLOURS)
+    return {c: STATE_COLOURS[i] for c, i in colour.items()}
+
+
+class BoardView(QGraphicsView):
+    stateClicked = Signal(str)
+    stateHovered = Signal(str)
+
+    def __init__(self, atlas: Atlas | None = None, parent=None):
+        super().__init__(parent)
+        self.atlas = atlas or load_atlas()
+        self.setScene(QGraphicsScene(self))
+        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        self.setBackgroundBrush(SEA)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.setDragMode(QGraphicsView.ScrollHandDrag)
+        self.viewport().setCursor(Qt.ArrowCursor)
+        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setFocusPolicy(Qt.StrongFocus)
+        self.setMouseTracking(True)
+        self.viewport().grabGesture(Qt.PinchGesture)
+        self.setMinimumSize(320, 220)
+
+        self._states: dict[str, StateItem] = {}
+        self._tabs: dict[str, CalloutTab] = {}
+        self._tokens: dict[object, TokenItem] = {}
+        self._paths: dict[object, PathItem] = {}
+        self._layers: dict[str, QGraphicsItemGroup] = {}
+        self._key_counter = itertools.count(1)
+        self._zoom = 1.0
+        self._press_pos = None
+        self._typed = ""
+        self._type_timer = QTimer(self, singleShot=True, interval=TYPE_RESET_MS, timeout=self._clear_typed)
+        self._type_label = QLabel(self)
+        self._type_label.setStyleSheet(
+            "background: rgba(29,53,87,215); color: white; padding: 4px 8px; border-radius: 4px;")
+        self._type_label.hide()
+        self._build()
+
+    # ---------------------------------------------------------------- building
+    def _build(self) -> None:
+        from stateside.geo.borders import derived_borders
+
+        scene = self.scene()
+        colours = _map_colours(self.atlas, derived_borders().pairs)
+        for s in self.atlas.states:
+            extra = None
+            if s.code in SEA_TARGET_STATES:
+                x0, y0, x1, y1 = s.geometry.bounds
+                extra = QPainterPath()
+                extra.addRoundedRect(QRectF(x0 - 6, y0 - 6, x1 - x0 + 12, y1 - y0 + 12), 10, 10)
+            item = StateItem(s.code, s.name, s.geometry, s.label, colours[s.code],
+                             show_label=s.code not in CALLOUT_STATES, hit_extra=extra)
+            scene.addItem(item)
+            self._states[s.code] = item
+        for i, code in enumerate(CALLOUT_STATES):
+            rect = QRectF(TAB_LEFT, TAB_TOP + i * (TAB_H + TAB_GAP), TAB_W, TAB_H)
+            tab = CalloutTab(self._states[code], rect)
+            scene.addItem(tab)
+            self._tabs[code] = tab
+        # Inset frames for Alaska and Hawaii, as on printed boards.
+        for s in self.atlas.states:
+            if s.inset:
+                x0, y0, x1, y1 = s.geometry.bounds
+                frame = QGraphicsRectItem(QRectF(x0 - 8, y0 - 8, x1 - x0 + 16, y1 - y0 + 16))
+                frame.setPen(QPen(INSET_FRAME, 1.0, Qt.DashLine))
+                frame.setZValue(0)
+                scene.addItem(frame)
+        x0, y0, x1, y1 = self.atlas.bounds()
+        rect = QRectF(x0, y0, x1 - x0, y1 - y0)
+        for tab in self._tabs.values():   # with room for tokens to the right of each tab
+            rect = rect.united(tab.rect.adjusted(0, 0, TAB_TOKEN_ROOM, 0))
+        self._map_rect = rect.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)
+        scene.setSceneRect(self._map_rect.adjusted(-400, -400, 400, 400))   # room to pan
+
+    # ---------------------------------------------------------------- geometry
+    def codes(self) -> list[str]:
+        return list(self._states)
+
+    def map_rect(self) -> QRectF:
+        return QRectF(self._map_rect)
+
+    def state_anchor(self, code: str) -> QPointF:
+        """Where a state's label, tokens and path ends go (its tab for small states)."""
+        tab = self._tabs.get(code)
+        if tab is not None:
+            return tab.rect.center()
+        return QPointF(self._states[code].label_at)
+
+    def state_at(self, scene_pos: QPointF) -> str | None:
+        """The state (or callout tab) under a scene point, or None for the sea."""
+        for item in self.scene().items(scene_pos, Qt.IntersectsItemShape, Qt.DescendingOrder):
+            if isinstance(item, CalloutTab):
+                return item.state.code
+            if isinstance(item, StateItem):
+                return item.code
+        return None
+
+    def state_view_point(self, code: str) -> QPointF:
+        """The anchor in viewport pixels (for tests and tooltips)."""
+        return QPointF(self.mapFromScene(self.state_anchor(code)))
+
+    # ---------------------------------------------------------------- colours
+    def _refresh(self, code: str) -> None:
+        self._states[code].update()
+        if code in self._tabs:
+            self._tabs[code].update()
+
+    def set_fill(self, code: str, colour) -> None:
+        self._states[code].fill = QColor(colour) if colour is not None else None
+        self._refresh(code)
+
+    def set_fills(self, mapping: Mapping[str, object]) -> None:
+        for code, colour in mapping.items():
+            self.set_fill(code, colour)
+
+    def clear_fills(self) -> None:
+        for code in self._states:
+            if self._states[code].fill is not None:
+                self.set_fill(code, None)
+
+    def set_highlight(self, codes: Iterable[str], color="#ffb300") -> None:
+        c = QColor(color)
+        for code in codes:
+            item = self._states[code]
+            item.highlight = c
+            item.setZValue(2)   # the thick outline above the neighbours' fills
+            self._refresh(code)
+
+    def clear_highlight(self, codes: Iterable[str] | None = None) -> None:
+        for code in (self._states if codes is None else codes):
+            item = self._states[code]
+            if item.highlight is not None:
+                item.highlight = None
+                item.setZValue(1)
+                self._refresh(code)
+
+    def set_dimmed(self, codes: Iterable[str]) -> None:
+        for code in codes:
+            self._states[code].dimmed = True
+            self._refresh(code)
+
+    def clear_dimmed(self) -> None:
+        for code, item in self._states.items():
+            if item.dimmed:
+                item.dimmed = False
+                self._refresh(code)
+
+    def set_state_tooltip(self, code: str, text: str | None) -> None:
+        item = self._states[code]
+        item.extra_tip = text or ""
+        item.update_tooltip()
+        if code in self._tabs:
+            self._tabs[code].setToolTip(item.toolTip())
+
+    # ---------------------------------------------------------------- tokens
+    def add_token(self, code: str, *, color="#d62828", shape: str = "disk", label: str = "",
+                  tooltip: str = "", key=None, colour=None):
+        if key is None:
+            key = ("token", next(self._key_counter))
+        self.remove_token(key)
+        token = TokenItem(key, code, QColor(colour or color), shape, label, tooltip)
+        self.scene().addItem(token)
+        self._tokens[key] = token
+        self._layout_tokens(code)
+        return key
+
+    def remove_token(self, key) -> None:
+        token = self._tokens.pop(key, None)
+        if token is not None:
+            self.scene().removeItem(token)
+            self._layout_tokens(token.code)
+
+    def clear_tokens(self) -> None:
+        for key in list(self._tokens):
+            self.scene().removeItem(self._tokens.pop(key))
+
+    def tokens_on(self, code: str) -> list:
+        return [k for k, t in self._tokens.items() if t.code == code]
+
+    def _layout_tokens(self, code: str) -> None:
+        tokens = [t for t in self._tokens.values() if t.code == code]
+        if not tokens:
+            return
+        step = TOKEN_SIZE + 1.5
+        tab = self._tabs.get(code)
+        if tab is not None:   # beside the tab, two columns
+            for i, token in enumerate(tokens):
+                row, col = divmod(i, 2)
+                token.setPos(tab.rect.right() + 4 + TOKEN_SIZE / 2 + col * step,
+                             tab.rect.top() + TOKEN_SIZE / 2 + row * step)
+            return
+        anchor = self.state_anchor(code)
+        # Below the label, in rows of up to four, centred.
+        per_row = 4
+        offset_y = 11.0
+        for i, token in enumerate(tokens):
+            row, col = divmod(i, per_row)
+            in_row = min(per_row, len(tokens) - row * per_row)
+            x = anchor.x() + (col - (in_row - 1) / 2) * step
+            y = anchor.y() + offset_y + row * step
+            token.setPos(x, y)
+
+    # ---------------------------------------------------------------- paths
+    def add_path(self, a: str, b: str, *, style: str = "line", color="#333333", width: float = 3.0,
+                 tooltip: str = "", key=None, colour=None):
+        if style not in ("line", "dashed", "arc"):
+            raise ValueError(f"unknown path style {style!r}")
+        if key is None:
+            key = ("path", next(self._key_counter))
+        self.remove_path(key)
+        item = PathItem(key, self.state_anchor(a), self.state_anchor(b), style, QColor(colour or color),
+                        width, tooltip)
+        self.scene().addItem(item)
+        self._paths[key] = item
+        return key
+
+    def remove_path(self, key) -> None:
+        item = self._paths.pop(key, None)
+        if item is not None:
+            self.scene().removeItem(item)
+
+    def clear_paths(self) -> None:
+        for key in list(self._paths):
+            self.remove_path(key)
+
+    # ---------------------------------------------------------------- layers
+    def layer(self, name: str, z: float = 50) -> QGraphicsItemGroup:
+        group = self._layers.get(name)
+        if group is None:
+            group = QGraphicsItemGroup()
+            group.setZValue(z)
+            group.setHandlesChildEvents(False)
+            self.scene().addItem(group)
+            self._layers[name] = group
+        return group
+
+    def remove_layer(self, name: str) -> None:
+        group = self._layers.pop(name, None)
+        if group is not None:
+            self.scene().removeItem(group)
+
+    def reset_overlays(self) -> None:
+        """Back to the plain map: what a mode leaves when it hands the board on."""
+        self.clear_fills()
+        self.clear_highlight()
+        self.clear_dimmed()
+        for code in self._states:
+            if self._states[code].extra_tip:
+                self.set_state_tooltip(code, None)
+        self.clear_tokens()
+        self.clear_paths()
+        for name in list(self._layers):
+            self.remove_layer(name)
+
+    # ---------------------------------------------------------------- view
+    def fit(self) -> None:
+        self.resetTransform()
+        self._zoom = 1.0
+        self.fitInView(self._map_rect, Qt.KeepAspectRatio)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        zoom = self._zoom
+        center = self.mapToScene(self.viewport().rect().center())
+        self.fit()
+        if zoom != 1.0:
+            self.zoom_by(zoom)
+            self.centerOn(center)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.fit()
+
+    def zoom_by(self, factor: float) -> None:
+        new = max(1.0, min(MAX_ZOOM, self._zoom * factor))
+        factor = new / self._zoom
+        if abs(factor - 1.0) < 1e-9:
+            return
+        self._zoom = new
+        self.scale(factor, factor)
+
+    def wheelEvent(self, event) -> None:
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.zoom_by(ZOOM_STEP ** steps)
+        event.accept()
+
+    def viewportEvent(self, event) -> bool:
+        if event.type() == QEvent.Gesture:
+            pinch = event.gesture(Qt.PinchGesture)
+            if isinstance(pinch, QPinchGesture):
+                self.zoom_by(pinch.scaleFactor())
+                return True
+        return super().viewportEvent(event)
+
+    # ---------------------------------------------------------------- input
+    def mousePressEvent(self, event) -> None:
+        self._press_pos = event.position()
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        super().mouseReleaseEvent(event)
+        self.viewport().setCursor(Qt.ArrowCursor)
+        if event.button() != Qt.LeftButton or self._press_pos is None:
+            return
+        moved = (event.position() - self._press_pos).manhattanLength()
+        self._press_pos = None
+        if moved <= 4:   # a click, not a drag
+            code = self.state_at(self.mapToScene(event.position().toPoint()))
+            if code:
+                self.stateClicked.emit(code)
+
+    def _hover_changed(self, code: str) -> None:
+        self.stateHovered.emit(code)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key, text = event.key(), event.text()
+        if key in (Qt.Key_Plus, Qt.Key_Equal):
+            self.zoom_by(ZOOM_STEP)
+        elif key == Qt.Key_Minus:
+            self.zoom_by(1 / ZOOM_STEP)
+        elif key == Qt.Key_0 and not self._typed:
+            self.fit()
+        elif key in (Qt.Key_Left, Qt.Key_Right, Qt.Key_Up, Qt.Key_Down):
+            bar = self.horizontalScrollBar() if key in (Qt.Key_Left, Qt.Key_Right) else self.verticalScrollBar()
+            sign = -1 if key in (Qt.Key_Left, Qt.Key_Up) else 1
+            bar.setValue(bar.value() + sign * 60)
+        elif key in (Qt.Key_Return, Qt.Key_Enter) and self._typed:
+            code = self.match_typed(self._typed)
+            self._clear_typed()
+            if code:
+                self.stateClicked.emit(code)
+        elif key == Qt.Key_Escape and self._typed:
+            self._clear_typed()
+        elif key == Qt.Key_Backspace and self._typed:
+            self._set_typed(self._typed[:-1])
+        elif text and (text.isalpha() or (text == " " and self._typed)):
+            self._set_typed(self._typed + text)
+        else:
+            super().keyPressEvent(event)
+
+    def match_typed(self, typed: str) -> str | None:
+        """The state a typed code or name prefix picks, if exactly one (or an exact name)."""
+        t = typed.strip().lower()
+        if not t:
+            return None
+        if len(t) == 2 and t.upper() in self._states:
+            return t.upper()
+        names = [(item.name.lower(), code) for code, item in self._states.items()]
+        exact = [code for name, code in names if name == t]
+        if exact:
+            return exact[0]
+        found = [code for name, code in names if name.startswith(t)]
+        return found[0] if len(found) == 1 else None
+
+    def _set_typed(self, typed: str) -> None:
+        self._typed = typed
+        if not typed:
+            self._clear_typed()
+            return
+        code = self.match_typed(typed)
+        shown = f"{self._states[code].name} ({code}) \u21b5" if code else "\u2026"
+        self._type_label.setText(f"Type a state: <b>{typed}</b>  \u2192  {shown}")
+        self._type_label.adjustSize()
+        self._type_label.move(10, self.height() - self._type_label.height() - 10)
+        self._type_label.show()
+        for c, item in self._states.items():
+            want = c == code
+            if item.hovered != want:
+                item.hovered = want
+                self._refresh(c)
+        self._type_timer.start(TYPE_RESET_MS * 3)
+
+    def _clear_typed(self) -> None:
+        self._typed = ""
+        self._type_label.hide()
+        for c, item in self._states.items():
+            if item.hovered and not item.isUnderMouse():
+                item.hovered = False
+                self._refresh(c)
+
+    # ---------------------------------------------------------------- images
+    def render_image(self, width: int, height: int):
+        """The map alone as a QImage (for icons and tests)."""
+        from PySide6.QtGui import QImage
+
+        image = QImage(width, height, QImage.Format_ARGB32_Premultiplied)
+        image.fill(SEA)
+        painter = QPainter(image)
+        painter.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        self.scene().render(painter, QRectF(0, 0, width, height), self._map_rect, Qt.KeepAspectRatio)
+        painter.end()
+        return image
+
+
+__all__ = ["BoardView", "CALLOUT_STATES"]

@@ -1,0 +1,1 @@
+"""Pure-Python data layer: state facts, saved games. Never imports Qt."""

@@ -1,0 +1,48 @@
+"""The games. Each game is one subpackage whose __init__ defines ``GAME = GameInfo(...)``.
+
+The package __init__ must stay light (no Qt, no heavy imports): the app and the CLI
+import every game package to list them, and load a game's mode, self-play or CLI
+module only when it is used. One game never imports another.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: str                     # command-line and save id, e.g. "ten-days"
+    title: str                  # shown in the game chooser
+    summary: str                # one or two sentences for the chooser
+    players: str = ""           # e.g. "2-4 players"
+    mode: str | None = None     # "module:Class" of the Qt mode (a stateside.app.mode.GameMode)
+    selfplay: str | None = None  # "module:function" playing one seeded game, see stateside.selfplay
+    cli: str | None = None      # "module:function" taking argv (list[str]) and returning an exit code
+    order: int = 50             # position in the chooser
+
+
+def load_object(ref: str) -> Any:
+    """Import "package.module:attribute"."""
+    module, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+@cache
+def discover_games() -> tuple[GameInfo, ...]:
+    """Every installed game, in chooser order."""
+    found = []
+    for info in pkgutil.iter_modules(__path__, prefix=__name__ + "."):
+        if not info.ispkg:
+            continue
+        game = getattr(importlib.import_module(info.name), "GAME", None)
+        if isinstance(game, GameInfo):
+            found.append(game)
+    return tuple(sorted(found, key=lambda g: (g.order, g.title)))
+
+
+def game_by_id(game_id: str) -> GameInfo | None:
+    return next((g for g in discover_games() if g.id == game_id), None)

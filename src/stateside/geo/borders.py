@@ -1,0 +1,171 @@
+"""The borders graph: derived from the map with shapely, then corrected per game.
+
+Two states border when their boundaries share a line of positive length; a single
+touching point (the Four Corners) is not a border. Each game's corrections are data
+in resources/rules/borders.yaml (see the comments there for its format).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import yaml
+from shapely import STRtree
+
+from stateside.errors import DataError
+from stateside.geo.atlas import Atlas, load_atlas
+from stateside.paths import resource
+
+RULESETS = ("america", "game-of-the-states", "ten-days")
+Pair = tuple[str, str]
+
+
+def pair_key(a: str, b: str) -> Pair:
+    return (a, b) if a < b else (b, a)
+
+
+def format_pair(pair: Pair) -> str:
+    return f"{pair[0]}-{pair[1]}"
+
+
+@dataclass(frozen=True)
+class Borders:
+    ruleset: str | None
+    codes: tuple[str, ...]
+    pairs: frozenset[Pair]
+
+    def __post_init__(self):
+        nb: dict[str, set[str]] = {c: set() for c in self.codes}
+        for a, b in self.pairs:
+            nb[a].add(b)
+            nb[b].add(a)
+        object.__setattr__(self, "_neighbours", {c: frozenset(s) for c, s in nb.items()})
+
+    def neighbours(self, code: str) -> frozenset[str]:
+        return self._neighbours[code]
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return pair_key(a, b) in self.pairs
+
+    def lines(self) -> list[str]:
+        """The pairs as sorted "AB-CD" lines."""
+        return sorted(format_pair(p) for p in self.pairs)
+
+
+def derive_pairs(atlas: Atlas) -> frozenset[Pair]:
+    """Pairs of states whose boundaries share a line of positive length."""
+    geoms = [s.geometry for s in atlas.states]
+    boundaries = [g.boundary for g in geoms]
+    left, right = STRtree(geoms).query(geoms, predicate="intersects")
+    pairs = set()
+    for i, j in zip(left.tolist(), right.tolist()):
+        if i < j and boundaries[i].intersection(boundaries[j]).length > 0:
+            pairs.add(pair_key(atlas.states[i].code, atlas.states[j].code))
+    return frozenset(pairs)
+
+
+@cache
+def derived_borders() -> Borders:
+    atlas = load_atlas()
+    return Borders(None, atlas.codes, derive_pairs(atlas))
+
+
+def apply_overrides(base: Borders, ruleset: str, overrides: dict, where: str) -> Borders:
+    """Apply one ruleset's add/remove/expect entries (already shape-checked) to `base`."""
+    pairs = set(base.pairs)
+    for entry, pair in overrides["expect"]:
+        if (pair in pairs) != entry["adjacent"]:
+            said = "adjacent" if entry["adjacent"] else "not adjacent"
+            raise DataError(
+                f"{where}: {ruleset}: expect {format_pair(pair)}: the rulebook says {said}"
+                f" ({entry['rule']!r}) but the map disagrees"
+            )
+    for entry, pair in overrides["remove"]:
+        if pair not in pairs:
+            raise DataError(f"{where}: {ruleset}: remove {format_pair(pair)}: these states do not border on the map")
+        pairs.discard(pair)
+    for entry, pair in overrides["add"]:
+        if pair in pairs:
+            raise DataError(f"{where}: {ruleset}: add {format_pair(pair)}: these states already border on the map")
+        pairs.add(pair)
+    return Borders(ruleset, base.codes, frozenset(pairs))
+
+
+def parse_overrides(text: str, where: str, codes: tuple[str, ...]) -> dict[str, dict]:
+    """Check the override file's shape; returns ruleset -> {add/remove/expect: [(entry, pair)]}."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise DataError(f"{where}: not valid YAML{at}: {getattr(e, 'problem', e)}") from None
+    if not isinstance(data, dict):
+        raise DataError(f"{where}: expected a mapping of ruleset names to overrides")
+    known = set(codes)
+    result = {}
+    for ruleset, body in data.items():
+        if ruleset not in RULESETS:
+            raise DataError(f"{where}: unknown ruleset {ruleset!r} (known: {', '.join(RULESETS)})")
+        if not isinstance(body, dict):
+            raise DataError(f"{where}: {ruleset}: expected a mapping with add, remove and expect")
+        extra = set(body) - {"rulebook", "add", "remove", "expect"}
+        if extra:
+            raise DataError(f"{where}: {ruleset}: unknown key {sorted(extra)[0]!r}")
+        seen: dict[Pair, str] = {}
+        parsed: dict[str, list] = {}
+        for kind in ("add", "remove", "expect"):
+            entries = body.get(kind) or []
+            if not isinstance(entries, list):
+                raise DataError(f"{where}: {ruleset}: {kind} must be a list")
+            parsed[kind] = []
+            for n, entry in enumerate(entries, 1):
+                label = f"{where}: {ruleset}: {kind} entry {n}"
+                if not isinstance(entry, dict):
+                    raise DataError(f"{label}: expected a mapping with 'pair' and 'rule'")
+                raw = entry.get("pair")
+                if not isinstance(raw, str) or raw.count("-") != 1:
+                    raise DataError(f"{label}: 'pair' must look like AK-HI, got {raw!r}")
+                label = f"{where}: {ruleset}: {kind} {raw}"
+                a, b = (s.strip().upper() for s in raw.split("-"))
+                for code in (a, b):
+                    if code not in known:
+                        raise DataError(f"{label}: unknown state code {code!r}")
+                if a == b:
+                    raise DataError(f"{label}: a state cannot border itself")
+                if not isinstance(entry.get("rule"), str) or not entry["rule"].strip():
+                    raise DataError(f"{label}: missing 'rule' (the rulebook sentence it comes from)")
+                if kind == "expect" and not isinstance(entry.get("adjacent"), bool):
+                    raise DataError(f"{label}: 'adjacent' must be true or false")
+                pair = pair_key(a, b)
+                if pair in seen:
+                    raise DataError(f"{label}: pair {format_pair(pair)} is listed twice (also under {seen[pair]})")
+                seen[pair] = kind
+                parsed[kind].append((entry, pair))
+        result[ruleset] = parsed
+    return result
+
+
+def read_overrides(path: Path, codes: tuple[str, ...]) -> dict[str, dict]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise DataError(f"{path}: cannot be read ({e.strerror})") from None
+    return parse_overrides(text, str(path), codes)
+
+
+def borders_with_rules(base: Borders, ruleset: str | None, path: Path) -> Borders:
+    if ruleset is None:
+        return base
+    if ruleset not in RULESETS:
+        raise DataError(f"unknown ruleset {ruleset!r} (known: {', '.join(RULESETS)})")
+    overrides = read_overrides(path, base.codes)
+    if ruleset not in overrides:
+        raise DataError(f"{path}: no entry for ruleset {ruleset!r}")
+    return apply_overrides(base, ruleset, overrides[ruleset], str(path))
+
+
+@cache
+def load_borders(ruleset: str | None = None) -> Borders:
+    """The borders of the bundled map, with one game's corrections (None: as derived)."""
+    return borders_with_rules(derived_borders(), ruleset, resource("rules", "borders.yaml"))
