@@ -105,18 +105,17 @@ class StateItem(QGraphicsPathItem):
             painter.drawText(r, Qt.AlignCenter, self.code)
 
     def hoverEnterEvent(self, event) -> None:
-        self.hovered = True
-        self.update()
-        view = event.widget().parent() if event.widget() else None
-        if hasattr(view, "_hover_changed"):
-            view._hover_changed(self.code)
+        self.set_hovered(True)
 
     def hoverLeaveEvent(self, event) -> None:
-        self.hovered = False
+        self.set_hovered(False)
+
+    def set_hovered(self, hovered: bool) -> None:
+        self.hovered = hovered
         self.update()
-        view = event.widget().parent() if event.widget() else None
-        if hasattr(view, "_hover_changed"):
-            view._hover_changed("")
+        for view in self.scene().views():   # tell the BoardView (it emits stateHovered)
+            if hasattr(view, "_hover_changed"):
+                view._hover_changed(self.code if hovered else "")
 
 
 class CalloutTab(QGraphicsItem):
@@ -162,11 +161,11 @@ class CalloutTab(QGraphicsItem):
         painter.drawText(self.rect, Qt.AlignCenter, st.code)
 
     def hoverEnterEvent(self, event) -> None:
-        self.state.hoverEnterEvent(event)
+        self.state.set_hovered(True)
         self.update()
 
     def hoverLeaveEvent(self, event) -> None:
-        self.state.hoverLeaveEvent(event)
+        self.state.set_hovered(False)
         self.update()
 
 
