@@ -35,7 +35,6 @@ class ExplorerMode(GameMode):
 
     def __init__(self, board, parent=None):
         super().__init__(board, parent)
-        self.states = load_states()
         self.selected: str | None = None
 
         panel = QFrame(self)
@@ -88,6 +87,10 @@ class ExplorerMode(GameMode):
 
     def on_state_clicked(self, code: str) -> None:
         self.select(code)
+
+    @property
+    def states(self):
+        return load_states()   # read on first use (cached), not at start-up
 
     @property
     def ruleset(self) -> str | None:

@@ -35,13 +35,13 @@ LABEL_FONT.setPointSizeF(8.5)
 TAB_FONT = QFont(LABEL_FONT)
 
 
-def geometry_path(geometry) -> QPainterPath:
-    """A QPainterPath of a shapely (Multi)Polygon; holes cut out by the odd-even rule."""
+def polygons_path(polygons) -> QPainterPath:
+    """A QPainterPath of polygons given as rings of (x, y); holes cut out by the odd-even rule."""
     path = QPainterPath()
     path.setFillRule(Qt.OddEvenFill)
-    for polygon in getattr(geometry, "geoms", [geometry]):
-        for ring in (polygon.exterior, *polygon.interiors):
-            path.addPolygon(QPolygonF([QPointF(x, y) for x, y in ring.coords]))
+    for polygon in polygons:
+        for ring in polygon:
+            path.addPolygon(QPolygonF([QPointF(x, y) for x, y in ring]))
             path.closeSubpath()
     return path
 
@@ -49,9 +49,9 @@ def geometry_path(geometry) -> QPainterPath:
 class StateItem(QGraphicsPathItem):
     """One state: its shape filled and outlined, with a postal-code label."""
 
-    def __init__(self, code: str, name: str, geometry, label_at: tuple[float, float], base: QColor,
+    def __init__(self, code: str, name: str, polygons, label_at: tuple[float, float], base: QColor,
                  show_label: bool = True, hit_extra: QPainterPath | None = None):
-        super().__init__(geometry_path(geometry))
+        super().__init__(polygons_path(polygons))
         self.code = code
         self.name = name
         self.base_colour = base

@@ -46,19 +46,6 @@ TYPE_RESET_MS = 1500
 TAB_TOKEN_ROOM = 2 * TOKEN_SIZE + 10
 
 
-def _map_colours(atlas: Atlas, pairs: Iterable[tuple[str, str]]) -> dict[str, QColor]:
-    """Greedy colouring so that neighbouring states differ (5 colours suffice)."""
-    neighbours: dict[str, set[str]] = {c: set() for c in atlas.codes}
-    for a, b in pairs:
-        neighbours[a].add(b)
-        neighbours[b].add(a)
-    colour: dict[str, int] = {}
-    for code in sorted(atlas.codes, key=lambda c: (-len(neighbours[c]), c)):
-        used = {colour[n] for n in neighbours[code] if n in colour}
-        colour[code] = next(i for i in itertools.count() if i not in used) % len(STATE_COLOURS)
-    return {c: STATE_COLOURS[i] for c, i in colour.items()}
-
-
 class BoardView(QGraphicsView):
     stateClicked = Signal(str)
     stateHovered = Signal(str)
@@ -98,17 +85,14 @@ class BoardView(QGraphicsView):
 
     # ---------------------------------------------------------------- building
     def _build(self) -> None:
-        from stateside.geo.borders import derived_borders
-
         scene = self.scene()
-        colours = _map_colours(self.atlas, derived_borders().pairs)
         for s in self.atlas.states:
             extra = None
             if s.code in SEA_TARGET_STATES:
-                x0, y0, x1, y1 = s.geometry.bounds
+                x0, y0, x1, y1 = s.bounds()
                 extra = QPainterPath()
                 extra.addRoundedRect(QRectF(x0 - 6, y0 - 6, x1 - x0 + 12, y1 - y0 + 12), 10, 10)
-            item = StateItem(s.code, s.name, s.geometry, s.label, colours[s.code],
+            item = StateItem(s.code, s.name, s.polygons, s.label, STATE_COLOURS[s.colour],
                              show_label=s.code not in CALLOUT_STATES, hit_extra=extra)
             scene.addItem(item)
             self._states[s.code] = item
@@ -120,7 +104,7 @@ class BoardView(QGraphicsView):
         # Inset frames for Alaska and Hawaii, as on printed boards.
         for s in self.atlas.states:
             if s.inset:
-                x0, y0, x1, y1 = s.geometry.bounds
+                x0, y0, x1, y1 = s.bounds()
                 frame = QGraphicsRectItem(QRectF(x0 - 8, y0 - 8, x1 - x0 + 16, y1 - y0 + 16))
                 frame.setPen(QPen(INSET_FRAME, 1.0, Qt.DashLine))
                 frame.setZValue(0)

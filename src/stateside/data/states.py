@@ -7,8 +7,7 @@ from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 
-import yaml
-
+from stateside.data.yamlio import parse_yaml
 from stateside.errors import DataError
 from stateside.paths import resource
 
@@ -99,12 +98,7 @@ def _check(entry: dict, where: str) -> State:
 
 
 def parse_states(text: str, where: str) -> dict[str, State]:
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        at = f" at line {mark.line + 1}" if mark else ""
-        raise DataError(f"{where}: not valid YAML{at}") from None
+    data = parse_yaml(text, where)
     if not isinstance(data, list):
         raise DataError(f"{where}: expected a list of states")
     states: dict[str, State] = {}

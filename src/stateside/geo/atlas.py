@@ -1,19 +1,25 @@
 """The atlas: the 50 states with their board-coordinate shapes, read from
-resources/geo/states.geojson (see build_atlas.py for how that file is made)."""
+resources/geo/states.geojson (see build_atlas.py for how that file is made).
+
+Shapes are kept as plain coordinate rings; the shapely geometry of a state is built
+on first use (border derivation), so that drawing the map at start-up needs no
+geometry library.
+"""
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
-
-import shapely
-from shapely.geometry.base import BaseGeometry
 
 from stateside.errors import DataError
 from stateside.paths import resource
 
 STATE_COUNT = 50
+PALETTE_SIZE = 5
+
+Ring = tuple[tuple[float, float], ...]
+Polygon = tuple[Ring, ...]          # exterior ring first, then holes
 
 
 @dataclass(frozen=True)
@@ -23,7 +29,22 @@ class StateShape:
     fips: str
     inset: bool        # drawn as an inset (Alaska, Hawaii)
     label: tuple[float, float]   # a point well inside the state for its label and tokens
-    geometry: BaseGeometry   # Polygon or MultiPolygon in board units (x right, y down)
+    colour: int        # palette index; states sharing a border differ
+    polygons: tuple[Polygon, ...]   # board units (x right, y down)
+
+    @cached_property
+    def geometry(self):
+        """The shape as a shapely (Multi)Polygon."""
+        from shapely.geometry import MultiPolygon
+        from shapely.geometry import Polygon as ShapelyPolygon
+
+        parts = [ShapelyPolygon(p[0], p[1:]) for p in self.polygons]
+        return parts[0] if len(parts) == 1 else MultiPolygon(parts)
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        xs = [x for p in self.polygons for x, _y in p[0]]
+        ys = [y for p in self.polygons for _x, y in p[0]]
+        return min(xs), min(ys), max(xs), max(ys)
 
 
 @dataclass(frozen=True)
@@ -34,19 +55,32 @@ class Atlas:
     def codes(self) -> tuple[str, ...]:
         return tuple(s.code for s in self.states)
 
-    def __getitem__(self, code: str) -> StateShape:
-        return self._by_code()[code]
-
+    @cached_property
     def _by_code(self) -> dict[str, StateShape]:
-        cached = self.__dict__.get("_index")
-        if cached is None:
-            cached = {s.code: s for s in self.states}
-            object.__setattr__(self, "_index", cached)
-        return cached
+        return {s.code: s for s in self.states}
+
+    def __getitem__(self, code: str) -> StateShape:
+        return self._by_code[code]
 
     def bounds(self) -> tuple[float, float, float, float]:
-        xs0, ys0, xs1, ys1 = zip(*(s.geometry.bounds for s in self.states))
+        xs0, ys0, xs1, ys1 = zip(*(s.bounds() for s in self.states))
         return min(xs0), min(ys0), max(xs1), max(ys1)
+
+
+def _polygons(geometry: object, label: str) -> tuple[Polygon, ...]:
+    if not isinstance(geometry, dict) or geometry.get("type") not in ("Polygon", "MultiPolygon"):
+        raise DataError(f"{label}: geometry must be a Polygon or MultiPolygon")
+    coords = geometry.get("coordinates")
+    polys = [coords] if geometry["type"] == "Polygon" else coords
+    try:
+        result = tuple(
+            tuple(tuple((float(x), float(y)) for x, y in ring) for ring in poly) for poly in polys
+        )
+    except (TypeError, ValueError):
+        raise DataError(f"{label}: coordinates must be lists of [x, y] points") from None
+    if not result or any(not poly or any(len(ring) < 4 for ring in poly) for poly in result):
+        raise DataError(f"{label}: every ring needs at least 4 points")
+    return result
 
 
 def parse_atlas(data: object, where: str) -> Atlas:
@@ -56,7 +90,7 @@ def parse_atlas(data: object, where: str) -> Atlas:
     states = []
     seen: set[str] = set()
     for i, feat in enumerate(data["features"]):
-        props = feat.get("properties") or {}
+        props = (feat.get("properties") if isinstance(feat, dict) else None) or {}
         code = props.get("code")
         label_text = f"{where}: feature {i} ({code or 'no code'})"
         if not isinstance(code, str) or len(code) != 2 or not code.isupper():
@@ -67,16 +101,15 @@ def parse_atlas(data: object, where: str) -> Atlas:
         for key in ("name", "fips"):
             if not isinstance(props.get(key), str) or not props[key]:
                 raise DataError(f"{label_text}: missing '{key}'")
-        try:
-            geom = shapely.from_geojson(json.dumps(feat["geometry"]))
-        except Exception as e:  # shapely raises GEOSException with varying text
-            raise DataError(f"{label_text}: unreadable geometry ({e})") from None
-        if geom.is_empty or geom.geom_type not in ("Polygon", "MultiPolygon"):
-            raise DataError(f"{label_text}: geometry must be a non-empty (Multi)Polygon")
         label = props.get("label")
         if not (isinstance(label, list) and len(label) == 2 and all(isinstance(v, (int, float)) for v in label)):
             raise DataError(f"{label_text}: 'label' must be a point [x, y]")
-        states.append(StateShape(code, props["name"], props["fips"], bool(props.get("inset")), (float(label[0]), float(label[1])), geom))
+        colour = props.get("colour")
+        if not (isinstance(colour, int) and 0 <= colour < PALETTE_SIZE):
+            raise DataError(f"{label_text}: 'colour' must be a palette index 0-{PALETTE_SIZE - 1}")
+        states.append(StateShape(code, props["name"], props["fips"], bool(props.get("inset")),
+                                 (float(label[0]), float(label[1])), colour,
+                                 _polygons(feat.get("geometry"), label_text)))
     if len(states) != STATE_COUNT:
         raise DataError(f"{where}: expected {STATE_COUNT} states, found {len(states)}")
     return Atlas(tuple(sorted(states, key=lambda s: s.code)))

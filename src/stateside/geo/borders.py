@@ -10,9 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
-from shapely import STRtree
-
+from stateside.data.yamlio import parse_yaml
 from stateside.errors import DataError
 from stateside.geo.atlas import Atlas, load_atlas
 from stateside.paths import resource
@@ -55,6 +53,8 @@ class Borders:
 
 def derive_pairs(atlas: Atlas) -> frozenset[Pair]:
     """Pairs of states whose boundaries share a line of positive length."""
+    from shapely import STRtree   # imported here: drawing the map does not need it
+
     geoms = [s.geometry for s in atlas.states]
     boundaries = [g.boundary for g in geoms]
     left, right = STRtree(geoms).query(geoms, predicate="intersects")
@@ -94,12 +94,7 @@ def apply_overrides(base: Borders, ruleset: str, overrides: dict, where: str) ->
 
 def parse_overrides(text: str, where: str, codes: tuple[str, ...]) -> dict[str, dict]:
     """Check the override file's shape; returns ruleset -> {add/remove/expect: [(entry, pair)]}."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise DataError(f"{where}: not valid YAML{at}: {getattr(e, 'problem', e)}") from None
+    data = parse_yaml(text, where)
     if not isinstance(data, dict):
         raise DataError(f"{where}: expected a mapping of ruleset names to overrides")
     known = set(codes)

@@ -38,6 +38,30 @@ ALASKA_SCALE = 0.35      # Alaska shrunk, as on printed boards
 HAWAII_SCALE = 1.0
 
 
+PALETTE_SIZE = 5
+
+
+def map_colours(geoms: dict) -> dict[str, int]:
+    """A palette index per state, different for states that share a border line
+    (greedy, most neighbours first). Stored in the file so the board needs no
+    geometry library to draw itself."""
+    from shapely import STRtree
+
+    fips = sorted(geoms)
+    shapes = [geoms[f] for f in fips]
+    neighbours: dict[str, set[str]] = {f: set() for f in fips}
+    left, right = STRtree(shapes).query(shapes, predicate="intersects")
+    for i, j in zip(left.tolist(), right.tolist()):
+        if i < j and shapes[i].boundary.intersection(shapes[j].boundary).length > 0:
+            neighbours[fips[i]].add(fips[j])
+            neighbours[fips[j]].add(fips[i])
+    colour: dict[str, int] = {}
+    for f in sorted(fips, key=lambda f: (-len(neighbours[f]), STATE_CODES[f])):
+        used = {colour[n] for n in neighbours[f] if n in colour}
+        colour[f] = next(i for i in range(PALETTE_SIZE) if i not in used)
+    return colour
+
+
 def build(src: Path, dst: Path) -> None:
     import geopandas as gpd
     import shapely
@@ -83,6 +107,7 @@ def build(src: Path, dst: Path) -> None:
     ak_right = geoms["02"].bounds[2]
     geoms["15"] = place(hawaii, HAWAII_SCALE, ak_right + 25, board_height + 5)[0]
 
+    colours = map_colours(geoms)
     features = []
     for fips, name in sorted(zip(gdf["id"], gdf["name"]), key=lambda t: STATE_CODES[t[0]]):
         g = shapely.set_precision(geoms[fips], 0.001)
@@ -96,6 +121,7 @@ def build(src: Path, dst: Path) -> None:
                 "code": STATE_CODES[fips], "name": name, "fips": fips,
                 "inset": fips in ("02", "15"),
                 "label": [round(label.x, 2), round(label.y, 2)],
+                "colour": colours[fips],
             },
             "geometry": json.loads(shapely.to_geojson(shapely.normalize(g))),
         })
