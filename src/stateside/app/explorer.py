@@ -16,8 +16,6 @@ from PySide6.QtWidgets import (
 )
 
 from stateside.app.mode import GameMode
-from stateside.data.states import load_states
-from stateside.geo.borders import load_borders
 
 RULESET_CHOICES = (
     ("Map borders (shared line)", None),
@@ -90,7 +88,9 @@ class ExplorerMode(GameMode):
 
     @property
     def states(self):
-        return load_states()   # read on first use (cached), not at start-up
+        from stateside.data.states import load_states   # read on first use, not at start-up
+
+        return load_states()
 
     @property
     def ruleset(self) -> str | None:
@@ -103,6 +103,8 @@ class ExplorerMode(GameMode):
             self.status.emit(f"{self.states[code].name}: {len(self._neighbours(code))} neighbours")
 
     def _neighbours(self, code: str) -> list[str]:
+        from stateside.geo.borders import load_borders   # derived on first use
+
         return sorted(load_borders(self.ruleset).neighbours(code))
 
     def on_activate(self) -> None:

@@ -8,25 +8,13 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
-from PySide6.QtWidgets import (
-    QApplication,
-    QDialog,
-    QDialogButtonBox,
-    QFileDialog,
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QStackedWidget,
-    QTextBrowser,
-    QToolBar,
-    QVBoxLayout,
-    QWidget,
-)
+# Dialogs are imported where they are used: PySide6 sets up each Qt class on first
+# access, and start-up should pay only for what the first window shows.
+from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QToolBar, QWidget
 
 from stateside import __version__
 from stateside.app.mode import GameMode
 from stateside.board.view import BoardView
-from stateside.data.saves import load_game, save_game
 from stateside.errors import StatesideError
 from stateside.games import GameInfo, discover_games, load_object
 from stateside.paths import resource
@@ -175,6 +163,8 @@ class MainWindow(QMainWindow):
 
     def choose(self, mode_id: str) -> None:
         """Open a mode picked in the chooser; a failure is reported, not raised."""
+        from PySide6.QtWidgets import QMessageBox
+
         try:
             self.open_mode(mode_id)
         except StatesideError as e:
@@ -192,6 +182,8 @@ class MainWindow(QMainWindow):
         path = self.autosave_path(mode.game_id)
         if not path.exists():
             return
+        from stateside.data.saves import load_game
+
         try:
             _, state = load_game(path, mode.game_id)
             mode.load_state(state)
@@ -201,6 +193,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Could not resume the last game: {e}", 15000)
 
     def autosave_all(self) -> None:
+        from stateside.data.saves import save_game
+
         for mode_id, mode in self.modes.items():
             state = mode.save_state()
             if state is not None:
@@ -210,6 +204,8 @@ class MainWindow(QMainWindow):
                     print(f"stateside: autosave of {mode_id} failed: {e}", file=sys.stderr)
 
     def save_file(self) -> None:
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
         mode = self.current
         state = mode.save_state() if mode else None
         if state is None:
@@ -218,6 +214,8 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getSaveFileName(self, "Save game", start, "Stateside saves (*.json)")
         if not path:
             return
+        from stateside.data.saves import save_game
+
         try:
             save_game(path, mode.game_id, state)
             self.statusBar().showMessage(f"Saved to {path}", 6000)
@@ -225,6 +223,8 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, "Save failed", f"Could not save to {path}:\n{e.strerror or e}")
 
     def open_file(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         path, _ = QFileDialog.getOpenFileName(self, "Open saved game", str(Path.home()),
                                               "Stateside saves (*.json);;All files (*)")
         if path:
@@ -232,6 +232,10 @@ class MainWindow(QMainWindow):
 
     def load_file(self, path: str) -> bool:
         """Open a save in its game's mode; on any problem, say so and change nothing."""
+        from PySide6.QtWidgets import QMessageBox
+
+        from stateside.data.saves import load_game
+
         try:
             game_id, state = load_game(path)
             if game_id not in self.mode_ids():
@@ -252,6 +256,8 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------------- help
     def show_rules(self) -> None:
+        from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
+
         mode = self.current
         html = mode.help_html() if mode else ""
         dialog = QDialog(self)
@@ -268,6 +274,8 @@ class MainWindow(QMainWindow):
         dialog.exec()
 
     def show_about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.about(
             self, "About Stateside",
             f"<h3>Stateside {__version__}</h3><p>Board games about the United States on one shared map.</p>"
