@@ -113,3 +113,16 @@ def test_unknown_command_and_ruleset_exit_2(capsys):
 def test_selfplay_unknown_game(capsys):
     assert main(["selfplay", "chess", "--players", "ai:easy,ai:easy"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
+
+
+def test_autosave_of_a_mode_with_nothing_to_save_is_removed(qtbot, tmp_path, monkeypatch):
+    """A finished game is not resumed next time."""
+    monkeypatch.setenv("STATESIDE_CONFIG_DIR", str(tmp_path))
+    w = MainWindow(persist=True)
+    qtbot.addWidget(w)
+    stale = w.autosave_path("explorer")
+    save_game(stale, "explorer", {"old": True})
+    w.open_mode("explorer")          # the explorer has no game to resume, and does not try
+    w.close()
+    assert not stale.exists()
+    assert (tmp_path / "settings.ini").exists()

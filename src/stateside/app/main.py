@@ -177,7 +177,7 @@ class MainWindow(QMainWindow):
         return config_dir() / "autosave" / f"{mode_id}.json"
 
     def _resume(self, mode: GameMode) -> None:
-        if not self.persist:
+        if not self.persist or type(mode).load_state is GameMode.load_state:
             return
         path = self.autosave_path(mode.game_id)
         if not path.exists():
@@ -197,11 +197,25 @@ class MainWindow(QMainWindow):
 
         for mode_id, mode in self.modes.items():
             state = mode.save_state()
-            if state is not None:
-                try:
-                    save_game(self.autosave_path(mode_id), mode_id, state)
-                except OSError as e:
-                    print(f"stateside: autosave of {mode_id} failed: {e}", file=sys.stderr)
+            path = self.autosave_path(mode_id)
+            try:
+                if state is not None:
+                    save_game(path, mode_id, state)
+                elif path.exists():   # the game ended or was never started: nothing to resume
+                    path.unlink()
+            except OSError as e:
+                print(f"stateside: autosave of {mode_id} failed: {e}", file=sys.stderr)
+
+    def modal(self, run):
+        """Run a dialog with the current mode told to pause around it."""
+        mode = self.current
+        if mode is not None:
+            mode.on_modal(True)
+        try:
+            return run()
+        finally:
+            if mode is not None:
+                mode.on_modal(False)
 
     def save_file(self) -> None:
         from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -211,7 +225,8 @@ class MainWindow(QMainWindow):
         if state is None:
             return
         start = str(Path.home() / f"{mode.game_id}.stateside.json")
-        path, _ = QFileDialog.getSaveFileName(self, "Save game", start, "Stateside saves (*.json)")
+        path, _ = self.modal(lambda: QFileDialog.getSaveFileName(self, "Save game", start,
+                                                                 "Stateside saves (*.json)"))
         if not path:
             return
         from stateside.data.saves import save_game
@@ -225,8 +240,8 @@ class MainWindow(QMainWindow):
     def open_file(self) -> None:
         from PySide6.QtWidgets import QFileDialog
 
-        path, _ = QFileDialog.getOpenFileName(self, "Open saved game", str(Path.home()),
-                                              "Stateside saves (*.json);;All files (*)")
+        path, _ = self.modal(lambda: QFileDialog.getOpenFileName(self, "Open saved game", str(Path.home()),
+                                                                 "Stateside saves (*.json);;All files (*)"))
         if path:
             self.load_file(path)
 
@@ -271,16 +286,16 @@ class MainWindow(QMainWindow):
         lay.addWidget(browser)
         lay.addWidget(buttons)
         dialog.resize(640, 620)
-        dialog.exec()
+        self.modal(dialog.exec)
 
     def show_about(self) -> None:
         from PySide6.QtWidgets import QMessageBox
 
-        QMessageBox.about(
+        self.modal(lambda: QMessageBox.about(
             self, "About Stateside",
             f"<h3>Stateside {__version__}</h3><p>Board games about the United States on one shared map.</p>"
             "<p>Map: US Census Bureau cartographic boundaries (public domain) via us-atlas "
-            "(ISC licence, \u00a9 Michael Bostock).</p>")
+            "(ISC licence, \u00a9 Michael Bostock).</p>"))
 
     # ---------------------------------------------------------------- window
     def restore(self) -> None:

@@ -67,6 +67,10 @@ class GameMode(QWidget):
     def on_deactivate(self) -> None:
         """Stop timers; the board is about to be given to another mode."""
 
+    def on_modal(self, opened: bool) -> None:
+        """The shell opens (True) or has closed (False) a dialog over the game: a
+        real-time game pauses its clock meanwhile."""
+
     def on_state_clicked(self, code: str) -> None:
         """A state (or its callout tab) was clicked, or picked by typing its name."""
 

@@ -383,6 +383,10 @@ class BoardView(QGraphicsView):
         else:
             super().keyPressEvent(event)
 
+    def is_typing(self) -> bool:
+        """True while the player is typing a state's name (keys like Space belong to it)."""
+        return bool(self._typed)
+
     def match_typed(self, typed: str) -> str | None:
         """The state a typed code or name prefix picks, if exactly one (or an exact name)."""
         t = typed.strip().lower()

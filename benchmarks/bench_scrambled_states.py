@@ -1,0 +1,101 @@
+"""Scrambled States figures: self-play win rates and round outcomes, a computer player's
+decision time, simulation speed, and the time to paint the table of 15 cards.
+
+    python benchmarks/bench_scrambled_states.py [--games 200] [--seed 1]
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import statistics
+import time
+
+from stateside.games.scrambled_states.cards import load_cards
+from stateside.games.scrambled_states.selfplay import new_game, play_game, simulate
+from stateside.selfplay import format_stats, run_selfplay
+
+PAIRINGS = [
+    ["ai:hard", "ai:easy"],
+    ["ai:hard", "ai:medium"],
+    ["ai:medium", "ai:easy"],
+    ["ai:hard", "ai:hard"],
+    ["ai:easy", "random"],
+    ["ai:hard", "ai:medium", "ai:easy"],
+]
+
+
+def outcomes(specs: list[str], games: int, seed: int) -> None:
+    kinds: collections.Counter = collections.Counter()
+    rounds, cards = [], collections.Counter()
+    for i in range(games):
+        game, players = new_game(specs, seed + i)
+        simulate(game, players)
+        kinds.update(e.kind for e in game.results)
+        rounds.append(len(game.results))
+        for seat, n in enumerate(game.scores()):
+            cards[specs[seat]] += n
+    total = sum(kinds.values())
+    share = ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in kinds.most_common())
+    print(f"  rounds per game: mean {statistics.fmean(rounds):.1f}; round outcomes: {share}")
+    won = sum(cards.values())
+    print("  share of cards won: " + ", ".join(f"{s} {100 * n / won:.1f}%" for s, n in cards.items()))
+
+
+def paint_figures() -> None:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage, QPainter
+    from PySide6.QtWidgets import QApplication
+
+    from stateside.games.scrambled_states.painting import paint_card
+
+    app = QApplication.instance() or QApplication([])
+    cards = load_cards()
+    image = QImage(1280, 130, QImage.Format_ARGB32_Premultiplied)
+    times = []
+    for rep in range(20):
+        t0 = time.perf_counter()
+        p = QPainter(image)
+        for i, code in enumerate(cards.codes[rep % 35: rep % 35 + 15]):
+            paint_card(p, QRectF(5 + i * 84, 5, 80, 110), cards[code], cards)
+        p.end()
+        times.append((time.perf_counter() - t0) * 1000)
+    print(f"paint 15 cards (80x110): first {times[0]:.1f} ms (shapes cached after), "
+          f"median {statistics.median(times[1:]):.1f} ms")
+    del app
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    t0 = time.perf_counter()
+    load_cards.cache_clear()
+    load_cards()
+    print(f"load the 50 cards (facts + cards.yaml, checked): {(time.perf_counter() - t0) * 1000:.1f} ms")
+
+    for specs in PAIRINGS:
+        t0 = time.perf_counter()
+        stats = run_selfplay(play_game, specs, args.games, args.seed)
+        secs = time.perf_counter() - t0
+        print(f"{','.join(specs)}: {args.games} games in {secs:.2f} s ({1000 * secs / args.games:.2f} ms a game)")
+        for line in format_stats(stats):
+            print("  " + line)
+        outcomes(specs, min(args.games, 100), args.seed)
+
+    decisions = []
+    for i in range(50):
+        rec = play_game(["ai:hard", "ai:medium", "ai:easy"], args.seed + i)
+        for seat in rec.decision_ms:
+            decisions.extend(seat)
+    decisions.sort()
+    print(f"computer decision (plan one round): median {statistics.median(decisions) * 1000:.1f} us, "
+          f"p99 {decisions[int(len(decisions) * 0.99)] * 1000:.1f} us over {len(decisions)} plans")
+    paint_figures()
+
+
+if __name__ == "__main__":
+    main()

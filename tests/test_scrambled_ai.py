@@ -1,0 +1,94 @@
+"""Scrambled States computer players and self-play."""
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from stateside.games.scrambled_states.ai import LEVELS, ComputerPlayer, make_player
+from stateside.games.scrambled_states.rules import FACE_UP, Round, ScrambledStates, Seat, Settings, slap
+from stateside.games.scrambled_states.selfplay import play_game
+from stateside.selfplay import format_stats, run_selfplay
+
+
+def table(face: str, center: str = "TX", cards=("CA", "OK", "NY", "VT", "ME")) -> ScrambledStates:
+    g = ScrambledStates(Settings((Seat("Ann"), Seat("Bot", "ai:easy"))), seed=3)
+    rest = [c for c in g.cards.codes if c not in cards and c != center]
+    g.face_up = list(cards) + [None] * (FACE_UP - len(cards))
+    g.center_pile, g.draw = [center], rest
+    g.round = Round(1, center, face, reveal_at=g.now, announced=True)
+    return g
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_reaction_times_stay_inside_the_level(level):
+    """A computer never reacts faster (or slower) than its level allows, on any face."""
+    lv = LEVELS[level]
+    bot = ComputerPlayer(1, level, seed=5)
+    delays = []
+    for face in ("region", "population", "two", "hand", "colour"):
+        g = table(face)
+        for _ in range(300):
+            delays.append(bot.plan(g).t - g.round.reveal_at)
+    assert lv.min_ms <= min(delays) and max(delays) <= lv.max_ms
+
+
+def test_harder_levels_are_faster_and_make_fewer_mistakes():
+    medians, mistakes = {}, {}
+    for level in LEVELS:
+        bot = ComputerPlayer(1, level, seed=9)
+        plans = [bot.plan(table(face)) for face in ("region", "population", "colour", "two") for _ in range(500)]
+        medians[level] = statistics.median(p.t for p in plans)
+        mistakes[level] = sum(p.mistake for p in plans) / len(plans)
+    assert medians["hard"] < medians["medium"] < medians["easy"]
+    assert mistakes["hard"] < mistakes["medium"] < mistakes["easy"] <= 0.15
+
+
+def test_a_planned_mistake_really_is_wrong():
+    bot = ComputerPlayer(1, "easy", seed=2)
+    g = table("region")          # Oklahoma matches Texas on region
+    for _ in range(400):
+        p = bot.plan(g)
+        if p.mistake:
+            assert p.action.kind == "no-match" or p.action.card != "OK"
+        else:
+            assert p.action.card == "OK"
+
+
+def test_a_barred_computer_does_not_act_again_this_round():
+    """Slip Slaps apply to computers too: after a slip it plans nothing until the next round."""
+    g = table("region")
+    g.apply_action(slap(1, "CA", 10))
+    bot = make_player("ai:hard", 1, seed=1)
+    assert g.is_barred(1) and bot.plan(g) is None
+
+
+def test_no_match_is_planned_when_nothing_matches():
+    g = table("region", center="TX", cards=("CA", "NY", "ME"))
+    plan = ComputerPlayer(1, "hard", seed=4).plan(g)
+    assert plan.action.kind == "no-match" or plan.mistake
+
+
+def test_selfplay_rates_hard_beats_easy():
+    """`stateside selfplay scrambled-states --players ai:hard,ai:easy`: seats rotate, games are seeded."""
+    stats = run_selfplay(play_game, ["ai:hard", "ai:easy"], 40, seed=1)
+    assert stats[0].games == stats[1].games == 40
+    assert stats[0].wins + stats[1].wins == pytest.approx(40)
+    assert stats[0].wins > 35
+    lines = format_stats(stats)
+    assert lines[0].startswith("seat 1 ai:hard") and "wins" in lines[0]
+    again = run_selfplay(play_game, ["ai:hard", "ai:easy"], 40, seed=1)
+    assert [s.wins for s in again] == [s.wins for s in stats]
+
+
+def test_play_game_record():
+    rec = play_game(["ai:medium", "random", "ai:easy"], 5)
+    assert len(rec.winners) >= 1 and len(rec.scores) == 3 and rec.turns > 0
+    assert len(rec.decision_ms) == 3 and all(rec.decision_ms)
+
+
+def test_unknown_player_spec():
+    with pytest.raises(ValueError, match="unknown level 'expert'"):
+        make_player("ai:expert", 0, 1)
+    with pytest.raises(ValueError, match="unknown player"):
+        make_player("human", 0, 1)

@@ -1,0 +1,260 @@
+"""Scrambled States Qt mode: slapping by clicking the map or a card, keys, feedback, saving."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from stateside.board.view import BoardView
+from stateside.errors import SaveError
+from stateside.games.scrambled_states.mode import ScrambledStatesMode, build_settings
+from stateside.games.scrambled_states.rules import FACE_UP, Round
+
+
+class FakeClock:
+    def __init__(self):
+        self.t = 0
+
+    def __call__(self) -> int:
+        return self.t
+
+
+@pytest.fixture
+def mode(qtbot):
+    board = BoardView()
+    m = ScrambledStatesMode(board)
+    qtbot.addWidget(m)
+    m.resize(1280, 720)
+    m.show()
+    m.activate()
+    qtbot.waitExposed(m)
+    m.now = FakeClock()
+    return m
+
+
+def start(mode, t: int = 2000) -> None:
+    mode.resume()
+    tick(mode, t)
+
+
+def tick(mode, t: int) -> None:
+    mode.now.t = t
+    mode._on_tick()
+
+
+def arrange(mode, center: str, face: str, table: list[str]) -> None:
+    """A known table; the computers are told to sit this round out so the person is alone."""
+    g = mode.game
+    rest = [c for c in g.cards.codes if c not in table and c != center]
+    g.face_up = list(table) + [None] * (FACE_UP - len(table))
+    g.center_pile, g.draw = [center], rest
+    g.round = Round(g.round_count, center, face, reveal_at=g.now, announced=True)
+    mode.plans, mode.planned_round = {}, g.round.number
+    mode._update()
+
+
+def click_state(qtbot, mode, code: str) -> None:
+    board = mode.board
+    point = board.state_view_point(code).toPoint()
+    assert board.state_at(board.mapToScene(point)) == code
+    qtbot.mouseClick(board.viewport(), Qt.LeftButton, pos=point)
+
+
+def test_starts_ready_without_a_dialog(mode):
+    assert mode.game is not None and not mode.running
+    assert mode.start_button.text() == "Start"
+    assert mode.save_state() is None            # nothing worth saving before it starts
+    assert len(mode.table.slots) == FACE_UP and all(mode.table.slots)
+    assert "Press Start" in mode.banner.text()
+
+
+def test_slap_a_card_by_clicking_the_map(qtbot, mode):
+    """How to Play: slap a matching card; here by clicking California on the map."""
+    start(mode)
+    arrange(mode, "TX", "population", ["VT", "CA", "OR", "NY"])
+    assert mode.board._states["CA"].highlight is not None     # the table is outlined on the map
+    tick(mode, 2500)
+    click_state(qtbot, mode, "CA")
+    tick(mode, 2500 + mode.game.settings.tie_window_ms)
+    g = mode.game
+    assert g.piles[0] == ["CA"]
+    assert "You win California" in mode.banner.text()
+    assert "same population" in mode.log.item(0).text()
+    assert g.face_up[1] == "TX" and mode.table.slots[1] == "TX"
+
+
+def test_slap_a_card_in_the_row(qtbot, mode):
+    start(mode)
+    arrange(mode, "TX", "region", ["CA", "OK"])
+    tick(mode, 3000)
+    rect = mode.table.card_rect("OK")
+    qtbot.mouseClick(mode.table, Qt.LeftButton, pos=rect.center().toPoint())
+    tick(mode, 3300)
+    assert mode.game.piles[0] == ["OK"]
+
+
+def test_slip_slap_feedback_and_bar(qtbot, mode):
+    start(mode)
+    arrange(mode, "TX", "colour", ["CA", "CO"])
+    tick(mode, 2100)
+    click_state(qtbot, mode, "CA")
+    assert mode.game.is_barred(0)
+    assert "Slip slap" in mode.banner.text() and "e63946" in mode.banner.styleSheet()
+    assert mode.table.faded == {"CA", "CO"}               # you sit out: the table fades for you
+    click_state(qtbot, mode, "CO")                          # refused, not a second slip
+    assert "You slipped and sit out" in mode.banner.text() and mode.game.piles[0] == []
+
+
+def test_space_calls_no_match(qtbot, mode):
+    start(mode)
+    arrange(mode, "TX", "region", ["CA", "NY", "ME"])
+    tick(mode, 2200)
+    qtbot.keyClick(mode.board, Qt.Key_Space)
+    assert mode.game.piles[0] == ["TX"]
+    assert "No Match" in mode.banner.text()
+
+
+def test_no_match_button_when_wrong_is_a_slip(qtbot, mode):
+    start(mode)
+    arrange(mode, "TX", "region", ["OK"])
+    tick(mode, 2200)
+    qtbot.mouseClick(mode.no_match_button, Qt.LeftButton)
+    assert mode.game.is_barred(0) and "Wrong call" in mode.banner.text()
+
+
+def test_hand_by_clicking_the_center_card(qtbot, mode):
+    start(mode)
+    arrange(mode, "OH", "hand", ["IN"])
+    tick(mode, 2200)
+    qtbot.mouseClick(mode.center_card, Qt.LeftButton)
+    assert mode.game.piles[0] == ["OH"]
+
+
+def test_no_slap_while_the_die_rolls(qtbot, mode):
+    mode.resume()
+    tick(mode, 500)
+    assert mode.die.rolling and mode.center_card.code is None
+    click_state(qtbot, mode, mode.game.face_up[0])
+    assert mode.game.actions == [] and "Wait for the die" in mode.banner.text()
+
+
+def test_computers_slap_on_their_timers(mode):
+    """The computers' plans fire from the clock; a tie is shown as a tie, a win as a win."""
+    start(mode, 1800)
+    assert mode.plans and all(p.t >= 1800 + 3000 for p in mode.plans.values())   # easy: 3 s at least
+    assert mode.tick.isActive()
+    for t in range(2000, 40000, 250):
+        tick(mode, t)
+    g = mode.game
+    assert sum(g.scores()) >= 3 and g.results
+    assert mode.log.count() >= 3
+    assert sum(mode.game.scores()) == sum(len(e.cards) for e in g.results if e.kind != "void")
+
+
+def test_pause_hides_the_center_card_and_stops_the_clock(mode):
+    start(mode)
+    assert mode.center_card.code == mode.game.center
+    mode.pause()
+    assert mode.center_card.code is None and not mode.tick.isActive()
+    assert mode.start_button.text() == "Resume"
+
+
+def test_save_and_resume(qtbot, mode):
+    start(mode)
+    for t in range(2000, 20000, 500):
+        tick(mode, t)
+    saved = mode.save_state()
+    assert saved and saved["engine"]["now"] == 19500
+    other = ScrambledStatesMode(BoardView())
+    qtbot.addWidget(other)
+    other.load_state(saved)
+    assert other.game.scores() == mode.game.scores()
+    assert other.game.face_up == mode.game.face_up and other.game.now == 19500
+    assert not other.running and other.start_button.text() == "Resume"
+
+
+def test_broken_save_leaves_the_game_alone(mode):
+    before = mode.game
+    with pytest.raises(SaveError):
+        mode.load_state({"engine": {"version": 1, "seed": 3}})
+    with pytest.raises(SaveError):
+        mode.load_state({"nothing": 1})
+    assert mode.game is before
+
+
+def test_party_buzzer_then_pick_with_the_mouse(qtbot, mode):
+    mode.start_game(build_settings({"party": True, "computers": 1, "level": "easy", "target": 10}), 5)
+    start(mode)
+    arrange(mode, "TX", "population", ["CA", "NY"])
+    tick(mode, 2100)
+    click_state(qtbot, mode, "CA")
+    assert mode.game.actions == [] and "Buzz first" in mode.banner.text()
+    qtbot.keyClick(mode.board, Qt.Key_L)            # player 2 buzzes
+    assert mode.game.buzz_holder() == 1
+    tick(mode, 2600)
+    click_state(qtbot, mode, "NY")
+    tick(mode, 3000)
+    assert mode.game.piles[1] == ["NY"]
+
+
+def test_party_buzzer_running_out_is_a_slip(qtbot, mode):
+    mode.start_game(build_settings({"party": True, "computers": 0, "level": "easy", "target": 10}), 5)
+    start(mode)
+    arrange(mode, "TX", "population", ["CA"])
+    tick(mode, 2100)
+    qtbot.keyClick(mode.board, Qt.Key_A)
+    tick(mode, 2100 + 3000)
+    assert mode.game.is_barred(0) and "did not pick in time" in mode.log.item(0).text()
+
+
+def test_game_over_offers_a_new_game(mode):
+    mode.start_game(build_settings({"party": False, "computers": 1, "level": "hard", "target": 3}), 9)
+    start(mode)
+    for t in range(2000, 60000, 500):
+        tick(mode, t)
+        if mode.game.is_terminal():
+            break
+    assert mode.game.is_terminal() and mode.game.winners()
+    assert mode.start_button.text() == "New game" and "Press New game" in mode.banner.text()
+
+
+def test_help_names_our_design(mode):
+    text = mode.help_html()
+    for words in ("Slip slap", "No Match", "Potomac", "Party play", "our own design"):
+        assert words in text
+
+
+def test_typing_a_name_slaps_it_and_its_space_is_not_no_match(qtbot, mode):
+    start(mode)
+    arrange(mode, "TX", "population", ["CA", "NY"])
+    tick(mode, 2300)
+    qtbot.keyClicks(mode.board, "new")
+    qtbot.keyClick(mode.board, Qt.Key_Space)          # part of "new york", not No Match
+    assert mode.game.actions == []
+    qtbot.keyClicks(mode.board, "york")
+    qtbot.keyClick(mode.board, Qt.Key_Return)
+    tick(mode, 2600)
+    assert mode.game.piles[0] == ["NY"]
+
+
+def test_switching_modes_pauses_and_leaves_the_board_alone(qtbot, tmp_path, monkeypatch):
+    from stateside.app.main import MainWindow
+
+    monkeypatch.setenv("STATESIDE_CONFIG_DIR", str(tmp_path))
+    window = MainWindow(persist=False)
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    mode = window.open_mode("scrambled-states")
+    mode.now = FakeClock()
+    start(mode)
+    table = mode.game.face_up_cards()
+    assert window.board._states[table[0]].highlight is not None
+    window.open_mode("explorer")
+    assert not mode.running and not mode.tick.isActive()
+    assert window.board._states[table[0]].highlight is None      # our marks are gone
+    actions = list(mode.game.actions)
+    window.board.stateClicked.emit(table[0])                       # a click meant for the explorer
+    assert mode.game.actions == actions
+    window.open_mode("scrambled-states")
+    assert window.board._states[table[0]].highlight is not None
+    assert mode.start_button.text() == "Resume"
