@@ -1,0 +1,15 @@
+"""America: a trivia game on the map. Each card asks a year, a state and a number about
+one topic; players place markers on the year bar, the map and the number bar, and score
+7 for the exact space and 3 for a space next to it."""
+from stateside.games import GameInfo
+
+GAME = GameInfo(
+    id="america",
+    title="America",
+    summary="Trivia on the map: guess a year, a state and a number for each topic; "
+    "7 points for the exact space, 3 for a neighbour.",
+    players="2-6 players",
+    mode="stateside.games.america.mode:AmericaMode",
+    selfplay="stateside.games.america.selfplay:play_game",
+    order=10,
+)

@@ -1,0 +1,250 @@
+"""America's deck: two-sided cards, each side a topic with a year, a state and a number
+question. The deck is our own; it lives in resources/decks/america/cards*.yaml (every
+such file in the folder, read in name order) and is validated when loaded, so a bad
+entry is reported with its file, line, card, topic and field instead of surfacing
+later as a wrong score.
+
+Pure Python (no Qt): the rules engine, the computer players and the tests use it.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from collections.abc import Hashable
+from typing import Any
+
+import yaml
+
+from stateside.data.states import load_states
+from stateside.errors import DataError
+from stateside.paths import resource
+
+FIRST_YEAR = 1492                  # the year bar's lowest space; no answer is earlier
+SECTIONS = ("year", "state", "number")
+SIDES = ("A", "B")
+CARD_KEYS = ("card", "topics")
+TOPIC_KEYS = ("title", *SECTIONS)
+QUESTION_KEYS = {
+    "year": ("question", "answer", "background", "source"),
+    "state": ("question", "answer", "background", "source"),
+    "number": ("question", "answer", "unit", "background", "source"),
+}
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    answer: int | float | str      # year: int; state: postal code; number: int or float
+    background: str                # one line shown after scoring
+    source: str                    # where the answer was checked
+    unit: str = ""                 # number questions only, e.g. "feet"
+
+
+@dataclass(frozen=True)
+class Topic:
+    title: str
+    card: int
+    side: str                      # "A" or "B"
+    year: Question
+    state: Question
+    number: Question
+
+    @property
+    def ref(self) -> str:
+        """Short stable id of this side, e.g. "12A" (for saves and the used-topics list)."""
+        return f"{self.card}{self.side}"
+
+    def question(self, section: str) -> Question:
+        if section not in SECTIONS:
+            raise KeyError(section)
+        return getattr(self, section)
+
+    @property
+    def answers(self) -> dict[str, int | float | str]:
+        """{"year": ..., "state": ..., "number": ...}, the shape the scoring takes."""
+        return {section: self.question(section).answer for section in SECTIONS}
+
+
+@dataclass(frozen=True)
+class Card:
+    number: int
+    topics: tuple[Topic, Topic]
+
+    def side(self, side: str) -> Topic:
+        return self.topics[SIDES.index(side)]
+
+
+def state_codes() -> frozenset[str]:
+    """The 50 postal codes of the shared state facts (no DC: the board has no space for it)."""
+    return frozenset(load_states()) - {"DC"}
+
+
+def default_folder() -> Path:
+    return resource("decks", "america")
+
+
+def load_deck(folder: Path | None = None) -> tuple[Card, ...]:
+    """Every card in `folder` (default: the bundled deck), sorted by card number.
+
+    Raises DataError naming the file, line, card, topic and field of the first problem.
+    """
+    folder = Path(folder) if folder is not None else default_folder()
+    files = sorted(folder.glob("cards*.yaml")) if folder.is_dir() else []
+    if not files:
+        raise DataError(f"{folder}: no deck files (cards*.yaml) found")
+    codes = state_codes()
+    this_year = _dt.date.today().year
+    cards: dict[int, tuple[Card, str]] = {}
+    titles: dict[str, str] = {}           # folded title -> where it was first seen
+    for path in files:
+        for entry in _read(path):
+            card = _card(entry, path, codes, this_year)
+            where = f"{path.name} line {entry.line}"
+            if card.number in cards:
+                raise DataError(f"{path}: line {entry.line}: card {card.number}: card number "
+                                f"already used ({cards[card.number][1]})")
+            cards[card.number] = (card, where)
+            for topic, raw in zip(card.topics, entry["topics"]):
+                key = " ".join(topic.title.casefold().split())
+                line = _line(raw, entry.line)
+                if key in titles:
+                    raise DataError(f"{path}: line {line}: card {card.number}, topic "
+                                    f"'{topic.title}': title already used ({titles[key]})")
+                titles[key] = f"{path.name} line {line}, card {card.number}"
+    return tuple(card for _, (card, _) in sorted(cards.items()))
+
+
+# --- reading ------------------------------------------------------------------------------
+
+class _Located(dict):
+    """A YAML mapping that remembers the line it starts on and the line of each key (1-based)."""
+    line: int = 0
+    key_lines: dict
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> _Located:
+    key_lines = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, Hashable):
+            continue                      # construct_mapping reports it below
+        if key in key_lines:
+            mark = key_node.start_mark
+            raise yaml.constructor.ConstructorError(
+                None, None, f"key '{key}' appears twice in one entry", mark)
+        key_lines[key] = key_node.start_mark.line + 1
+    mapping = _Located(loader.construct_mapping(node, deep=True))
+    mapping.line = node.start_mark.line + 1
+    mapping.key_lines = key_lines
+    return mapping
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _read(path: Path) -> list[_Located]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise DataError(f"{path}: cannot be read ({e})") from None
+    try:
+        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        at = f" at line {mark.line + 1}" if mark else ""
+        problem = getattr(e, "problem", None) or str(e)
+        raise DataError(f"{path}: not valid YAML{at}: {problem}") from None
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise DataError(f"{path}: expected a list of cards (each '- card: N')")
+    for n, entry in enumerate(data, 1):
+        if not isinstance(entry, _Located):
+            raise DataError(f"{path}: entry {n} is not a card (a mapping with 'card' and 'topics')")
+    return data
+
+
+# --- validation ---------------------------------------------------------------------------
+
+def _keys(entry: Any, wanted: tuple[str, ...], label: str, what: str) -> None:
+    if not isinstance(entry, dict):
+        raise DataError(f"{label}: {what} must be a mapping with keys {', '.join(wanted)}")
+    if missing := [k for k in wanted if k not in entry]:
+        raise DataError(f"{label}: missing key '{missing[0]}'")
+    if extra := sorted(str(k) for k in entry if k not in wanted):
+        raise DataError(f"{label}: unknown key '{extra[0]}' (allowed: {', '.join(wanted)})")
+
+
+def _line(entry: Any, fallback: int) -> int:
+    return getattr(entry, "line", 0) or fallback
+
+
+def _key_line(entry: Any, key: str, fallback: int) -> int:
+    return getattr(entry, "key_lines", {}).get(key, fallback)
+
+
+def _card(entry: _Located, path: Path, codes: frozenset[str], this_year: int) -> Card:
+    number = entry.get("card")
+    label = f"{path}: line {entry.line}: card {number if _is_int(number) else '?'}"
+    _keys(entry, CARD_KEYS, label, "a card")
+    if not (_is_int(number) and number >= 1):
+        raise DataError(f"{label}: 'card' must be a whole number >= 1, got {number!r}")
+    topics = entry["topics"]
+    if not isinstance(topics, list) or len(topics) != 2:
+        count = len(topics) if isinstance(topics, list) else "no list of"
+        raise DataError(f"{label}: a card has exactly two topics (sides A and B), found {count}")
+    built = tuple(_topic(raw, side, number, path, _line(raw, entry.line), codes, this_year)
+                  for side, raw in zip(SIDES, topics))
+    return Card(number, built)  # type: ignore[arg-type]
+
+
+def _topic(raw: Any, side: str, card: int, path: Path, line: int, codes: frozenset[str],
+           this_year: int) -> Topic:
+    title = raw.get("title") if isinstance(raw, dict) else None
+    shown = title if isinstance(title, str) and title.strip() else f"side {side}"
+    label = f"{path}: line {line}: card {card}, topic '{shown}'"
+    _keys(raw, TOPIC_KEYS, label, "a topic")
+    if not (isinstance(title, str) and title.strip()):
+        raise DataError(f"{label}: 'title' must be a non-empty text")
+    questions = {}
+    for section in SECTIONS:   # each question's own line, so the message points at it
+        where = f"{path}: line {_key_line(raw, section, line)}: card {card}, topic '{shown}'"
+        questions[section] = _question(raw[section], section, f"{where}, {section}",
+                                       codes, this_year)
+    return Topic(title=title.strip(), card=card, side=side, **questions)
+
+
+def _question(raw: Any, section: str, label: str, codes: frozenset[str], this_year: int) -> Question:
+    _keys(raw, QUESTION_KEYS[section], label, f"the {section} question")
+    for key in QUESTION_KEYS[section]:
+        if key != "answer" and not (isinstance(raw[key], str) and raw[key].strip()):
+            raise DataError(f"{label}: '{key}' must be a non-empty text, got {raw[key]!r}")
+    answer = raw["answer"]
+    if section == "year":
+        if not (_is_int(answer) and FIRST_YEAR <= answer <= this_year):
+            raise DataError(f"{label}: answer must be a whole year from {FIRST_YEAR} to "
+                            f"{this_year}, got {answer!r}")
+    elif section == "state":
+        if not (isinstance(answer, str) and answer in codes):
+            raise DataError(f"{label}: answer must be the postal code of one of the 50 states "
+                            f"(e.g. 'CA'), got {answer!r}")
+    else:
+        if not (_is_number(answer) and answer >= 0):
+            raise DataError(f"{label}: answer must be a number >= 0, got {answer!r}")
+    return Question(text=raw["question"].strip(), answer=answer,
+                    background=raw["background"].strip(), source=raw["source"].strip(),
+                    unit=raw.get("unit", "").strip())
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)

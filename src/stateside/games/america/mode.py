@@ -1,0 +1,685 @@
+"""America on the shared map: the Qt view over the rules engine.
+
+The side panel shows the card (topic and three questions, or the two topics the start
+player chooses between), whose turn it is, the score track and this card's placements
+in order. Markers go on a state by clicking the map, or on a year/number space or a
+No Exact space by clicking the bars under the map. After the last pass the card is
+revealed: the answers with their background lines and every marker's points, explained.
+"""
+from __future__ import annotations
+
+import html
+import json
+import os
+import random
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
+    QPushButton, QSpinBox, QTextBrowser, QVBoxLayout, QWidget,
+)
+
+from stateside.app.mode import AI_DELAY_MS, GameMode
+from stateside.data.saves import write_json_atomic
+from stateside.errors import IllegalActionError, SaveError, StatesideError
+from stateside.games.america import rules
+from stateside.games.america.ai import ComputerPlayer
+from stateside.games.america.panels import BarsWidget, ChoiceCard, Mark, ScoreTrack, TrackRow
+from stateside.games.america.rules import (
+    CARDS_PER_GAME, COLOURS, MAX_PLAYERS, MIN_PLAYERS, NO_EXACT_SPACES, SECTIONS, AmericaGame,
+    format_answer, space_for,
+)
+
+SEAT_KINDS = {"human": "Human", "ai:easy": "Computer (easy)", "ai:medium": "Computer (medium)",
+              "ai:hard": "Computer (hard)"}
+DEFAULT_SEATS = ("human", "ai:medium", "ai:medium")
+EXACT_FILL = "#ffc933"
+NEAR_FILL = "#ffe9a8"
+HISTORY_FILE = "america-used-topics.json"
+PANEL_WIDE, PANEL_NARROW = 340, 290    # the side panel gives way to the bars in small windows
+SECTION_TITLES = {"year": "Year", "state": "State", "number": "Number"}
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th')}"
+
+
+def history_path() -> Path:
+    """Where the topics already played are remembered between games."""
+    base = os.environ.get("STATESIDE_CONFIG_DIR") or QStandardPaths.writableLocation(
+        QStandardPaths.AppDataLocation) or str(Path.home() / ".stateside")
+    return Path(base) / HISTORY_FILE
+
+
+def read_history() -> list[str]:
+    try:
+        data = json.loads(history_path().read_text(encoding="utf-8"))
+        used = data.get("used", []) if isinstance(data, dict) else []
+        return [t for t in used if isinstance(t, str)]
+    except (OSError, ValueError):
+        return []   # no history yet, or unreadable: every topic counts as fresh
+
+
+def write_history(used: list[str]) -> None:
+    try:
+        write_json_atomic(history_path(), {"used": used})
+    except OSError:
+        pass        # the history only avoids repeats; a game never fails over it
+
+
+class SetupDialog(QDialog):
+    """2-6 seats, each a person or a computer player of some level."""
+
+    def __init__(self, seats, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("New game of America")
+        form = QFormLayout(self)
+        self.count = QSpinBox()
+        self.count.setRange(MIN_PLAYERS, MAX_PLAYERS)
+        self.count.setValue(len(seats))
+        form.addRow("Players:", self.count)
+        self.boxes: list[QComboBox] = []
+        for seat in range(MAX_PLAYERS):
+            box = QComboBox()
+            for kind, label in SEAT_KINDS.items():
+                box.addItem(label, kind)
+            kind = seats[seat] if seat < len(seats) else "ai:medium"
+            box.setCurrentIndex(list(SEAT_KINDS).index(kind))
+            name, colour, letter = COLOURS[seat]
+            swatch = QLabel(f"<span style='background:{colour};color:{'#000' if letter in 'WS' else '#fff'};"
+                            f"border:1px solid #333;padding:1px 6px'><b>{letter}</b></span> {name}:")
+            form.addRow(swatch, box)
+            self.boxes.append(box)
+        self.count.valueChanged.connect(self._show_rows)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self.form = form
+        self._show_rows()
+
+    def _show_rows(self) -> None:
+        for seat, box in enumerate(self.boxes):
+            self.form.setRowVisible(box, seat < self.count.value())
+
+    def seats(self) -> list[str]:
+        return [box.currentData() for box in self.boxes[: self.count.value()]]
+
+
+class AmericaMode(GameMode):
+    game_id = "america"
+    title = "America"
+    ai_delay_ms = AI_DELAY_MS
+
+    def __init__(self, board, parent=None):
+        super().__init__(board, parent)
+        self.game: AmericaGame | None = None
+        self.seats: list[str] = []
+        self.computers: dict[int, ComputerPlayer] = {}
+        self.revealing = False          # a scored card is on show until "Next card"
+        self.deck = None
+        self.deck_error = ""
+        self._ai_timer = QTimer(self, singleShot=True, timeout=self._computer_turn)
+        self._build()
+        try:
+            from stateside.games.america.deck import load_deck
+
+            self.deck = load_deck()
+        except StatesideError as e:
+            self.deck_error = str(e)
+        if self.deck is not None:
+            self.start_game(list(DEFAULT_SEATS))
+        else:
+            self._refresh()
+
+    # --- layout ---------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.bars = BarsWidget()
+        self.bars.spaceClicked.connect(lambda section, space: self._human_place(section, space))
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.setSpacing(0)
+        lv.addWidget(self.board_slot, 1)
+        lv.addWidget(self.bars)
+
+        panel = QFrame()
+        panel.setObjectName("sidePanel")
+        panel.setFixedWidth(PANEL_WIDE)
+        self.panel = panel
+        side = QVBoxLayout(panel)
+        side.setContentsMargins(10, 8, 10, 8)
+        self.header = QLabel()
+        self.header.setStyleSheet("color:#1d3557; font-weight:bold;")
+        side.addWidget(self.header)
+        self.card_label = QLabel()
+        self.card_label.setWordWrap(True)
+        self.card_label.setTextFormat(Qt.RichText)
+        self.card_label.setStyleSheet(
+            "QLabel { background:#fffdf7; border:1px solid #d8d2c4; border-radius:6px; padding:8px; }")
+        side.addWidget(self.card_label)
+        self.choose_buttons = []
+        for i in range(2):
+            button = ChoiceCard()
+            button.clicked.connect(lambda i=i: self._human_act(f"choose:{i}"))
+            shortcut = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), button)
+            shortcut.activated.connect(lambda i=i: self._human_act(f"choose:{i}"))
+            side.addWidget(button)
+            self.choose_buttons.append(button)
+        self.prompt = QLabel()
+        self.prompt.setWordWrap(True)
+        side.addWidget(self.prompt)
+        row = QHBoxLayout()
+        self.pass_button = QPushButton("Pass")
+        self.pass_button.setShortcut(QKeySequence("Ctrl+P"))
+        self.pass_button.setToolTip("Place no more markers on this card (Ctrl+P)")
+        self.pass_button.clicked.connect(lambda: self._human_act("pass"))
+        self.next_button = QPushButton("Next card")
+        self.next_button.setShortcut(QKeySequence("Ctrl+Return"))
+        self.next_button.setToolTip("Put the card away and go on (Ctrl+Enter)")
+        self.next_button.clicked.connect(self.next_card)
+        self.new_button = QPushButton("New game\u2026")
+        self.new_button.clicked.connect(self.new_game)
+        for b in (self.pass_button, self.next_button, self.new_button):
+            row.addWidget(b)
+        side.addLayout(row)
+        self.track = ScoreTrack()
+        side.addWidget(self.track)
+        self.details = QTextBrowser()
+        self.details.setOpenExternalLinks(True)
+        self.details.setStyleSheet("QTextBrowser { background:#fffdf7; border:1px solid #d8d2c4; }")
+        side.addWidget(self.details, 1)
+
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(left, 1)
+        layout.addWidget(panel)
+
+    def resizeEvent(self, event) -> None:
+        self.panel.setFixedWidth(PANEL_WIDE if event.size().width() >= 1200 else PANEL_NARROW)
+        super().resizeEvent(event)
+
+    # --- games ----------------------------------------------------------------------------
+    def start_game(self, seats: list[str], seed: int | None = None) -> None:
+        if self.deck is None:
+            self.status.emit(f"America cannot start: {self.deck_error}")
+            return
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        names = [COLOURS[i][0] for i in range(len(seats))]
+        game = AmericaGame(names, deck=self.deck, seed=seed, used_topics=read_history())
+        self._install(game, seats, revealing=False)
+
+    def _install(self, game: AmericaGame, seats: list[str], revealing: bool) -> None:
+        self._ai_timer.stop()
+        self.game = game
+        self.seats = list(seats)
+        self.computers = {seat: ComputerPlayer(kind.split(":")[1], game.seed, seat)
+                          for seat, kind in enumerate(seats) if kind != "human"}
+        self.revealing = revealing
+        self._scored_cards = len(game.results)
+        self._refresh()
+        self.changed.emit()
+        self._schedule()
+
+    def new_game(self) -> None:
+        dialog = SetupDialog(self.seats or list(DEFAULT_SEATS), self)
+        if dialog.exec() == QDialog.Accepted:
+            self.start_game(dialog.seats())
+            self.status.emit("New game of America: six cards.")
+
+    def save_state(self) -> dict | None:
+        if self.game is None:
+            return None
+        return {"game": self.game.to_json(), "seats": list(self.seats), "revealing": self.revealing}
+
+    def load_state(self, state: dict) -> None:
+        if not isinstance(state, dict):
+            raise SaveError("America save: expected a mapping")
+        seats = state.get("seats")
+        if not isinstance(seats, list) or not all(s in SEAT_KINDS for s in seats):
+            raise SaveError(f"America save: 'seats' must list {', '.join(SEAT_KINDS)} for each player")
+        if self.deck is None:
+            raise SaveError(f"America save cannot be opened: {self.deck_error}")
+        game = AmericaGame.from_json(state.get("game"), deck=self.deck)
+        if len(seats) != game.n:
+            raise SaveError(f"America save: {len(seats)} seats for {game.n} players")
+        revealing = bool(state.get("revealing")) and bool(game.results)
+        self._install(game, seats, revealing)
+
+    # --- turns ----------------------------------------------------------------------------
+    def is_human_turn(self) -> bool:
+        g = self.game
+        return bool(g and not self.revealing and not g.is_terminal() and self.seats[g.current_player()] == "human")
+
+    def on_state_clicked(self, code: str) -> None:
+        self._human_place("state", code)
+
+    def _human_place(self, section: str, space: str) -> None:
+        if self.game is not None and self.game.phase == "choose" and self.is_human_turn():
+            self.status.emit("First choose this card's topic (in the panel on the right).")
+            return
+        self._human_act(f"place:{section}:{space}")
+
+    def _human_act(self, action: str) -> None:
+        g = self.game
+        if g is None:
+            return
+        if self.revealing:
+            self.status.emit("The card is being scored: press Next card to go on.")
+            return
+        if g.is_terminal():
+            self.status.emit("The game is over: start a new one.")
+            return
+        if not self.is_human_turn():
+            self.status.emit(f"Wait: it is {g.players[g.current_player()]}'s turn.")
+            return
+        try:
+            g.apply_action(action)
+        except IllegalActionError as e:
+            self.status.emit(str(e))
+            return
+        self._after_action()
+
+    def _computer_turn(self) -> None:
+        g = self.game
+        if g is None or self.revealing or g.is_terminal():
+            return
+        seat = g.current_player()
+        player = self.computers.get(seat)
+        if player is None:
+            return
+        g.apply_action(player.choose_action(g))
+        self._after_action()
+
+    def _after_action(self) -> None:
+        g = self.game
+        if len(g.results) > self._scored_cards:   # the last pass scored the card: show it
+            self._scored_cards = len(g.results)
+            self.revealing = True
+            write_history(g.used_topics_after())
+        self._refresh()
+        self.changed.emit()
+        self._schedule()
+
+    def _schedule(self) -> None:
+        self._ai_timer.stop()
+        g = self.game
+        if g is None or not self.active or self.revealing or g.is_terminal():
+            return   # computers play only while this mode is on screen
+        if self.seats[g.current_player()] != "human":
+            self._ai_timer.start(self.ai_delay_ms)
+
+    def next_card(self) -> None:
+        if not self.revealing:
+            return
+        self.revealing = False
+        self._refresh()
+        self.changed.emit()
+        self._schedule()
+
+    # --- undo -----------------------------------------------------------------------------
+    def _undo_index(self) -> int | None:
+        """The last action of a person on this card (placements and passes only: once a
+        card is scored its answers are known, so nothing before can be taken back)."""
+        g = self.game
+        if g is None or self.revealing or g.is_terminal() or g.phase != "place":
+            return None
+        card_start = max(i for i, a in enumerate(g.actions) if a.startswith("choose:"))
+        for i in range(len(g.actions) - 1, card_start, -1):
+            if self.seats[g.actors[i]] == "human":
+                return i
+        return None
+
+    def can_undo(self) -> bool:
+        return self._undo_index() is not None
+
+    def undo(self) -> None:
+        index = self._undo_index()
+        if index is None:
+            return
+        data = self.game.to_json()
+        data["actions"] = data["actions"][:index]
+        game = AmericaGame.from_json(data, deck=self.deck)
+        self._install(game, self.seats, revealing=False)
+        self.status.emit("Took back your last move.")
+
+    # --- drawing --------------------------------------------------------------------------
+    def on_activate(self) -> None:
+        self._refresh()
+        self._schedule()
+        if self.game is not None and not self.game.is_terminal():
+            self.status.emit("America: place markers on the map and the bars; Help > Rules explains the game.")
+
+    def on_deactivate(self) -> None:
+        self._ai_timer.stop()
+
+    def _who(self, seat: int) -> str:
+        kind = self.seats[seat]
+        if kind == "human":
+            return "you" if self.seats.count("human") == 1 else "player"
+        return f"computer ({kind.split(':')[1]})"
+
+    def _shown(self):
+        """(topic, placements as (seat, section, space), result or None) on show now."""
+        g = self.game
+        if self.revealing and g.results:
+            result = g.results[-1]
+            placed = [(e.player, e.section, e.space) for e in result.events if e.kind == "place"]
+            return g.topics[result.topic], placed, result
+        return g.topic(), [(p.player, p.section, p.space) for p in g.placements], None
+
+    def _refresh(self) -> None:
+        g = self.game
+        if g is None:
+            self.header.setText("America")
+            self.card_label.setText(f"<b>The America deck could not be loaded.</b><br>{html.escape(self.deck_error)}")
+            for b in (*self.choose_buttons, self.pass_button, self.next_button):
+                b.hide()
+            return
+        topic, placed, result = self._shown()
+        self._draw_header(result)
+        self._draw_card(topic, result)
+        self._draw_prompt()
+        self._draw_track()
+        self._draw_marks(topic, placed, result)
+        self.details.setHtml(self._reveal_html(result) if result else self._log_html())
+
+    def _draw_header(self, result) -> None:
+        g = self.game
+        shown_card = len(g.results) if result else g.card_number
+        if (result and result.showdown) or (not result and g.showdown is not None):
+            n = sum(1 for r in g.results if r.showdown) + (0 if result else 1)
+            who = " vs ".join(g.players[s] for s in (g.showdown or [p for p in result.points]))
+            text = f"Showdown card {n} \u00b7 {who}"
+        else:
+            text = f"Card {min(shown_card, CARDS_PER_GAME)} of {CARDS_PER_GAME}"
+        start = result.start_player if result else g.start_player
+        if not g.is_terminal() or result:
+            text += f" \u00b7 {g.players[start]} reads the card"
+        self.header.setText(text)
+
+    def _question_html(self, topic, section: str, answer_shown: bool) -> str:
+        q = getattr(topic, section)
+        text = f"<b>{SECTION_TITLES[section]}:</b> {html.escape(q.text)}"
+        if section == "number" and q.unit:
+            text += f" <span style='color:#666'>({html.escape(q.unit)})</span>"
+        if section == "state":
+            side = rules.mississippi_side(q.answer)
+            text += (f"<br><span style='color:#7a5a00'>The state lies <b>{side.upper()}</b> of the "
+                     f"Mississippi (the other side is greyed out).</span>")
+        if answer_shown:
+            space = space_for(section, q.answer)
+            where = "" if section == "state" else f" \u2013 the {space} space"
+            text += (f"<br><span style='color:#0b6e4f'><b>Answer: {html.escape(format_answer(section, q.answer, q.unit))}"
+                     f"</b>{where}</span>")
+        return f"<p style='margin:4px 0'>{text}</p>"
+
+    def _draw_card(self, topic, result) -> None:
+        g = self.game
+        choosing = not result and not g.is_terminal() and g.phase == "choose"
+        human_chooses = choosing and self.is_human_turn()
+        for i, button in enumerate(self.choose_buttons):
+            button.setVisible(human_chooses)
+            if human_chooses:
+                t = g.offered_topics()[i]
+                button.set_text(
+                    f"<b style='font-size:14px; color:#1d3557'>{html.escape(t.title)}</b>"
+                    f" <span style='color:#888'>(Ctrl+{i + 1})</span>"
+                    f"<br><b>Year:</b> {html.escape(t.year.text)}<br><b>State:</b> {html.escape(t.state.text)}"
+                    f"<br><b>Number:</b> {html.escape(t.number.text)}")
+        if topic is None:
+            if g.is_terminal():
+                self.card_label.setText("<b>The game is over.</b> Start a new game for six more cards.")
+            elif human_chooses:
+                self.card_label.setText(
+                    f"<b>{g.players[g.current_player()]}, choose the card to read</b> (the answers stay hidden):")
+            else:
+                self.card_label.setText(f"<i>{g.players[g.current_player()]} is choosing between two topics\u2026</i>")
+            return
+        parts = [f"<div style='font-size:15px; font-weight:bold; color:#1d3557'>{html.escape(topic.title)}</div>"]
+        parts += [self._question_html(topic, s, result is not None) for s in SECTIONS]
+        self.card_label.setText("".join(parts))
+
+    def _draw_prompt(self) -> None:
+        g = self.game
+        self.next_button.setVisible(self.revealing and not g.is_terminal())
+        self.pass_button.setVisible(not self.revealing and not g.is_terminal())
+        human = self.is_human_turn()
+        self.pass_button.setEnabled(human and g.phase == "place" and g.can_pass(g.current_player()))
+        if g.is_terminal() and not self.revealing:
+            self.prompt.setText(f"<b>{g.players[g.winner]} wins.</b>")
+        elif g.is_terminal():
+            self.prompt.setText(f"<b>{g.players[g.winner]} wins!</b> See the last card's scoring below.")
+        elif self.revealing and g.showdown is not None:
+            names = " and ".join(g.players[s] for s in g.showdown)
+            why = ("are still level on this showdown card" if g.results[-1].showdown
+                   else f"are tied on {g.scores[g.showdown[0]]} points and on markers in hand")
+            self.prompt.setText(f"{names} {why}: a showdown card decides, each with all five markers. "
+                                f"Press <b>Next card</b>.")
+        elif self.revealing:
+            self.prompt.setText(f"Card scored. Press <b>Next card</b> for card {g.card_number}.")
+        elif g.phase == "choose":
+            self.prompt.setText("")     # the card panel says who chooses
+        elif human:
+            seat = g.current_player()
+            left = g.supply[seat]
+            extra = " or <b>Pass</b>" if g.can_pass(seat) else " (your first marker on this card)"
+            self.prompt.setText(
+                f"<b>{g.players[seat]}</b>, place a marker{extra}: click a state on the map or a space on "
+                f"the bars below it. {left} marker{'s' if left != 1 else ''} in hand.")
+        else:
+            self.prompt.setText(f"<i>{g.players[g.current_player()]} is thinking\u2026</i>")
+
+    def _draw_track(self) -> None:
+        g = self.game
+        rows = []
+        group = g.participants
+        for seat in range(g.n):
+            name, colour, letter = COLOURS[seat]
+            if g.is_terminal():
+                status = "winner" if seat == g.winner else ordinal(self._rank(seat))
+            elif seat not in group:
+                status = "watching"
+            elif self.revealing:
+                status = f"+{g.results[-1].points.get(seat, 0)}"
+            elif g.phase == "choose":
+                status = "chooses" if seat == g.current_player() else ""
+            elif seat in g.passed:
+                status = "passed"
+            else:
+                status = "to play" if seat == g.current_player() else "placing"
+            showdown = sum(r[seat] for r in g.showdown_points) if seat in (g.showdown or []) and g.showdown_points else 0
+            rows.append(TrackRow(name, colour, letter, self._who(seat), g.scores[seat], g.supply[seat],
+                                 g.nonscoring[seat], status,
+                                 current=not self.revealing and not g.is_terminal() and seat == g.current_player(),
+                                 showdown=str(showdown) if showdown else ""))
+        self.track.set_rows(rows)
+
+    def _rank(self, seat: int) -> int:
+        """Final place: the winner first, then by score."""
+        g = self.game
+        order = sorted(range(g.n), key=lambda s: (s != g.winner, -g.scores[s]))
+        return order.index(seat) + 1
+
+    def _draw_marks(self, topic, placed, result) -> None:
+        g = self.game
+        marks = {}
+        for order, (seat, section, space) in enumerate(placed, 1):
+            if section != "state" or space in NO_EXACT_SPACES:
+                name, colour, letter = COLOURS[seat]
+                marks[(section, space)] = Mark(colour, letter, f"{name}'s marker (placed {order}.)")
+        self.bars.set_marks(marks)
+        if result and topic is not None:
+            answers = rules.topic_answers(topic)
+            self.bars.set_exact({s: space_for(s, answers[s]) for s in SECTIONS})
+        else:
+            self.bars.set_exact({})
+        if result and topic is not None:
+            self.bars.set_hint(f"Answer: {rules.state_name(topic.state.answer)} (gold on the map); "
+                               f"its neighbours score 3 (light gold).")
+        elif topic is not None:
+            side = rules.mississippi_side(topic.state.answer)
+            self.bars.set_hint(f"The state answer lies {side.upper()} of the Mississippi; "
+                               f"click a state on the map.  No Exact spaces for the map \u2192")
+        elif not g.is_terminal():
+            self.bars.set_hint("Once a topic is chosen: whether its state lies east or west of the Mississippi.")
+        else:
+            self.bars.set_hint("")
+        if not self.active:
+            return
+        board = self.board
+        board.clear_tokens()
+        board.clear_fills()
+        board.clear_highlight()
+        board.clear_dimmed()
+        if topic is not None:
+            side = rules.mississippi_side(topic.state.answer)
+            board.set_dimmed([c for c in board.codes() if rules.mississippi_side(c) != side])
+        if result:
+            answer = topic.state.answer
+            board.set_fills({c: NEAR_FILL for c in rules.state_neighbours(answer)})
+            board.set_fill(answer, EXACT_FILL)
+            board.set_highlight([answer], "#b8860b")
+        for order, (seat, section, space) in enumerate(placed, 1):
+            if section == "state" and space not in NO_EXACT_SPACES:
+                name, colour, letter = COLOURS[seat]
+                board.add_token(space, color=colour, label=letter, tooltip=f"{name}'s marker (placed {order}.)")
+
+    def _space_text(self, section: str, space: str) -> str:
+        if space in NO_EXACT_SPACES:
+            return f"{rules.NO_EXACT_NAMES[space]} ({section})"
+        if section == "state":
+            return rules.state_name(space)
+        return f"{space} ({section})"
+
+    def _log_html(self) -> str:
+        g = self.game
+        if g.is_terminal():
+            return self._final_html()
+        if g.phase == "choose":
+            return ("<p style='color:#555'>The start player reads one of two topics; then, from the start "
+                    "player's left, everyone places one marker a turn or passes.</p>")
+        lines = ["<b>This card, in order of play</b><ol style='margin:2px 0'>"]
+        for e in g.events:
+            name = html.escape(g.players[e.player])
+            colour = COLOURS[e.player][1]
+            dot = f"<span style='color:{colour if colour != '#fafafa' else '#999'}'>\u25cf</span>"
+            if e.kind == "place":
+                lines.append(f"<li>{dot} {name} \u2192 {html.escape(self._space_text(e.section, e.space))}</li>")
+            elif e.kind == "pass":
+                lines.append(f"<li>{dot} {name} passes</li>")
+            else:
+                lines.append(f"<li>{dot} {name} is out of markers</li>")
+        lines.append("</ol>")
+        if not g.events:
+            lines.append(f"<p style='color:#555'>{html.escape(g.players[g.current_player()])} places first.</p>")
+        return "".join(lines)
+
+    def _reveal_html(self, result) -> str:
+        g = self.game
+        topic = g.topics[result.topic]
+        parts = []
+        if g.is_terminal():
+            parts.append(self._final_html())
+        parts.append(f"<h3 style='margin:4px 0'>Points for {html.escape(topic.title)}</h3>")
+        for section in SECTIONS:
+            lines = [line for line in result.lines if line.section == section]
+            parts.append(f"<p style='margin:2px 0'><u>{SECTION_TITLES[section]}</u><br>")
+            if not lines:
+                parts.append("<span style='color:#777'>no markers</span>")
+            for line in lines:
+                text = html.escape(line.text(g.players[line.player]))
+                if line.points:
+                    parts.append(f"<b>{text}</b><br>")
+                else:
+                    parts.append(f"<span style='color:#888'>{text}</span><br>")
+            parts.append("</p>")
+        parts.append("<h3 style='margin:8px 0 2px 0'>About the answers</h3>")
+        for section in SECTIONS:
+            q = getattr(topic, section)
+            parts.append(
+                f"<p style='margin:3px 0'><b>{SECTION_TITLES[section]}: "
+                f"{html.escape(format_answer(section, q.answer, q.unit))}.</b> "
+                f"{html.escape(q.background)}<br><span style='color:#777; font-size:small'>Source: "
+                f"{html.escape(q.source)}</span></p>")
+        return "".join(parts)
+
+    def _final_html(self) -> str:
+        g = self.game
+        winner = g.players[g.winner]
+        best = max(g.scores)
+        leaders = [s for s in range(g.n) if g.scores[s] == best]
+        text = f"<h2 style='margin:4px 0'>{html.escape(winner)} wins with {g.scores[g.winner]} points</h2>"
+        if len(leaders) > 1:
+            names = " and ".join(g.players[s] for s in leaders)
+            if g.showdown_points:
+                last = g.showdown_points[-1]
+                text += (f"<p>{names} tied on {best} points and on markers in supply; {winner} won the "
+                         f"showdown ({', '.join(f'{g.players[s]} {last[s]}' for s in range(g.n) if s in g.results[-1].points)}).</p>")
+            else:
+                text += (f"<p>{names} tied on {best} points; {winner} has the most markers in supply "
+                         f"({', '.join(f'{g.players[s]} {g.supply[s]}' for s in leaders)}).</p>")
+        order = sorted(range(g.n), key=self._rank)
+        text += "<p>" + "<br>".join(f"{ordinal(self._rank(s))} {g.players[s]}: {g.scores[s]} points"
+                                    for s in order) + "</p>"
+        return text
+
+    # --- help -----------------------------------------------------------------------------
+    def help_html(self) -> str:
+        return """
+<h2>America</h2>
+<p>A trivia game played on the map. Each card has a topic and three questions: a <b>year</b>,
+a <b>state</b> and a <b>number</b>. You do not need to know the answers exactly: markers close
+to an answer score too. Six cards make a game; the most points wins.</p>
+<h3>A card, step by step</h3>
+<ol>
+<li><b>Start player.</b> The first card is read by the first seat; after that the role moves one
+seat clockwise (down the score list) each card.</li>
+<li><b>Choose a topic.</b> The start player sees two topics (questions only, never the answers)
+and picks one to play. The one not picked stays in the box for later. The card also tells
+whether the state lies east or west of the Mississippi: the other side of the map is greyed
+out.</li>
+<li><b>Place markers.</b> Starting with the player after the start player, each player in turn
+places one marker: on a free state (click it on the map, or type its name and press Enter),
+on a free space of the year or number bar under the map, or on one of the six
+<i>No Exact</i> spaces at the right of the bars. One marker per space. Your first marker on a
+card is compulsory; after that you may place another on each turn, or <b>Pass</b> (Ctrl+P).
+Once you pass you place no more on this card. When everyone has passed, the card is scored.</li>
+<li><b>Score</b> the year, then the state, then the number:
+<ul>
+<li>7 points for each marker on the exact space, 3 for each marker on a space next to it.
+On the bars, "next to" means the neighbouring space; on the map, a bordering state.</li>
+<li><i>No Exact</i>: 3 points if nobody's marker is on the exact space of that section.</li>
+<li><i>No Exact or Adjacent</i>: 7 points if nobody's marker is on the exact space or next to it.</li>
+</ul></li>
+</ol>
+<h3>Markers</h3>
+<p>Everyone has five markers to place (a sixth keeps your score). Markers that scored come back
+to you. The others wait in a non-scoring supply (hollow dots on the score track); after each
+card you get one of them back, and if you then hold fewer than three you take back enough to
+hold three.</p>
+<h3>Winning and ties</h3>
+<p>After the sixth card the highest score wins. On a tie, the player with more markers in hand
+wins. If that is tied too, the tied players play a showdown card with all five markers each;
+showdowns repeat, each read by the next tied player, until one player scores more.</p>
+<h3>Map adjacency</h3>
+<p>States are next to each other when they share a border line. Arizona and Colorado, and Utah
+and New Mexico, only touch at a point and are not neighbours. Alaska and Hawaii count as
+neighbours of each other, and of no other state.</p>
+<h3>What is ours</h3>
+<p>The cards (topics, questions, answers, background lines and sources) are written for
+Stateside, and so are the year and number bars: the year bar runs from 1492 to 2015 (later years
+score on 2015), and the number bar from 0 to 1B in steps of 1-2-5, then 1M, 10M, 100M, 1B.
+Each space covers its own value up to the next space's value; hover a space to see its range.
+Topics you have played are remembered, so none repeats until the whole deck has been used.
+The computer players "know" each answer more or less closely depending on their level, and
+bet on the No Exact spaces when the markers already placed look wrong to them.</p>
+<h3>Keys</h3>
+<p>Ctrl+1 / Ctrl+2 choose a topic; Ctrl+P passes; Ctrl+Enter goes to the next card; Tab into
+the bars, then the arrow keys and Enter place a marker there; Ctrl+Z takes back your last
+move on the current card.</p>
+"""

@@ -1,0 +1,392 @@
+"""America's Qt panels: the year and number bars with the six No Exact spaces, and the
+score track. They draw what the mode gives them and report clicks; no rules here."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QToolTip, QVBoxLayout, QWidget
+
+from stateside.games.america import rules
+from stateside.games.america.rules import NO_EXACT, NO_EXACT_OR_ADJACENT, NO_EXACT_SPACES
+
+ROW_LABEL_W = 68.0
+NE_W = 66.0
+NE_GAP = 8.0
+ROW_H = 40.0
+ROW_GAP = 5.0
+MARGIN = 6.0
+CELL_BG = QColor("#fdfbf6")
+CELL_BG_ALT = QColor("#f1ede2")
+CELL_LINE = QColor("#9c9482")
+HOVER = QColor("#1d3557")
+EXACT = QColor("#ffc933")
+NEAR = QColor("#ffe9a8")
+KEY_CURSOR = QColor("#e63946")
+NE_LABELS = {NO_EXACT: "No Exact", NO_EXACT_OR_ADJACENT: "No Exact\nor Adjacent"}
+NE_SHORT = {NO_EXACT: "No\nExact", NO_EXACT_OR_ADJACENT: "No Exact\nor Adj."}   # beside a marker
+ROWS = ("year", "state", "number")
+ROW_TITLES = {"year": "Year", "state": "State", "number": "Number"}
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A marker drawn on a bar space."""
+    colour: str
+    letter: str
+    tooltip: str
+
+
+def marker_text_colour(colour: QColor) -> QColor:
+    return QColor("#1b1b1b") if colour.lightnessF() > 0.55 else QColor("#ffffff")
+
+
+def paint_marker(p: QPainter, centre: QPointF, radius: float, colour: str, letter: str) -> None:
+    c = QColor(colour)
+    p.setPen(QPen(QColor("#1b1b1b"), 1.2))
+    p.setBrush(c)
+    p.drawEllipse(centre, radius, radius)
+    font = QFont(p.font())
+    font.setBold(True)
+    font.setPointSizeF(max(6.0, radius * 0.95))
+    p.setFont(font)
+    p.setPen(marker_text_colour(c))
+    p.drawText(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius), Qt.AlignCenter, letter)
+
+
+class BarsWidget(QWidget):
+    """Three rows in scoring order: the year bar, the state row (the east/west hint and the
+    map's No Exact spaces) and the number bar, each ending in its No Exact pair.
+    Click a space, or Tab here and use the arrow keys and Enter."""
+
+    spaceClicked = Signal(str, str)      # section, space
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.marks: dict[tuple[str, str], Mark] = {}
+        self.exact: dict[str, str] = {}              # section -> exact space, at the reveal
+        self.hint = ""                               # the state row's text
+        self._hover: tuple[str, str] | None = None
+        self._cursor: tuple[str, str] | None = None  # keyboard cursor
+        self._sizes: dict[str, float] = {}
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.StrongFocus)
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed)
+        self.setFixedHeight(int(3 * ROW_H + 2 * ROW_GAP + 2 * MARGIN))
+        self.setToolTip("")
+
+    def sizeHint(self) -> QSize:
+        return QSize(900, self.height())
+
+    # --- content --------------------------------------------------------------------
+    def set_marks(self, marks: dict[tuple[str, str], Mark]) -> None:
+        self.marks = dict(marks)
+        self.update()
+
+    def set_exact(self, exact: dict[str, str]) -> None:
+        self.exact = dict(exact)
+        self.update()
+
+    def set_hint(self, text: str) -> None:
+        self.hint = text
+        self.update()
+
+    # --- geometry ---------------------------------------------------------------------
+    def _row_rect(self, row: int) -> QRectF:
+        return QRectF(MARGIN, MARGIN + row * (ROW_H + ROW_GAP), self.width() - 2 * MARGIN, ROW_H)
+
+    def _bar_area(self, row: int) -> QRectF:
+        r = self._row_rect(row)
+        return QRectF(r.left() + ROW_LABEL_W, r.top(), r.width() - ROW_LABEL_W - 2 * NE_W - NE_GAP, ROW_H)
+
+    def cells(self) -> dict[tuple[str, str], QRectF]:
+        """Every clickable space and its rectangle."""
+        out = {}
+        for row, section in enumerate(ROWS):
+            area = self._bar_area(row)
+            if section != "state":
+                labels = rules.bar(section).labels
+                w = area.width() / len(labels)
+                for i, label in enumerate(labels):
+                    out[(section, label)] = QRectF(area.left() + i * w, area.top(), w, ROW_H)
+            x = area.right() + NE_GAP
+            for k, space in enumerate(NO_EXACT_SPACES):
+                out[(section, space)] = QRectF(x + k * NE_W, area.top(), NE_W, ROW_H)
+        return out
+
+    def cell_at(self, pos: QPointF) -> tuple[str, str] | None:
+        for key, rect in self.cells().items():
+            if rect.contains(pos):
+                return key
+        return None
+
+    def cell_centre(self, section: str, space: str) -> QPointF:
+        return self.cells()[(section, space)].center()
+
+    # --- painting -----------------------------------------------------------------------
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        p.fillRect(self.rect(), QColor("#e8e2d3"))
+        title_font = QFont(self.font())
+        title_font.setBold(True)
+        title_font.setPointSizeF(9.5)
+        for row, section in enumerate(ROWS):
+            r = self._row_rect(row)
+            p.setFont(title_font)
+            p.setPen(QColor("#1d3557"))
+            p.drawText(QRectF(r.left(), r.top(), ROW_LABEL_W - 6, ROW_H), Qt.AlignVCenter | Qt.AlignLeft,
+                       ROW_TITLES[section])
+            if section == "state":
+                area = self._bar_area(row)
+                hint_font = QFont(self.font())
+                hint_font.setPointSizeF(9.5)
+                p.setFont(hint_font)
+                p.setPen(QColor("#333333"))
+                p.drawText(area.adjusted(6, 0, -6, 0), Qt.AlignVCenter | Qt.AlignLeft | Qt.TextWordWrap,
+                           self.hint)
+        cells = self.cells()
+        self._sizes = {section: self._fitting_size(section, cells) for section in ("year", "number")}
+        for (section, space), rect in cells.items():
+            self._paint_cell(p, section, space, rect)
+        if self._cursor and self.hasFocus() and self._cursor in cells:
+            p.setPen(QPen(KEY_CURSOR, 2.0, Qt.DashLine))
+            p.setBrush(Qt.NoBrush)
+            p.drawRect(cells[self._cursor].adjusted(2, 2, -2, -2))
+        p.end()
+
+    def _fitting_size(self, section: str, cells) -> float:
+        """One label size for a whole bar: the largest (up to 8.5 pt) at which every label
+        fits its space, so that a narrow window shrinks the bar evenly."""
+        labels = rules.bar(section).labels
+        width = cells[(section, labels[0])].width() - 3
+        font = QFont(self.font())
+        font.setLetterSpacing(QFont.PercentageSpacing, 94)
+        size = 8.5
+        while size > 6.0:
+            font.setPointSizeF(size)
+            metrics = QFontMetricsF(font)
+            if max(metrics.horizontalAdvance(label) for label in labels) <= width:
+                break
+            size -= 0.25
+        return size
+
+    def _paint_cell(self, p: QPainter, section: str, space: str, rect: QRectF) -> None:
+        key = (section, space)
+        exact = self.exact.get(section)
+        no_exact = space in NO_EXACT_SPACES
+        if exact and space == exact:
+            bg = EXACT
+        elif exact and not no_exact and rules.spaces_adjacent(section, space, exact):
+            bg = NEAR
+        elif no_exact:
+            bg = QColor("#dfe7ef")
+        else:
+            index = rules.bar(section).labels.index(space)
+            bg = CELL_BG if index % 2 == 0 else CELL_BG_ALT
+        p.setPen(QPen(CELL_LINE, 0.8))
+        p.setBrush(bg)
+        p.drawRect(rect)
+        if key == self._hover:
+            p.setPen(QPen(HOVER, 2.2))
+            p.setBrush(Qt.NoBrush)
+            p.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
+        text = NE_LABELS[space] if no_exact else space
+        font = QFont(self.font())
+        if not no_exact:
+            font.setLetterSpacing(QFont.PercentageSpacing, 94)
+        font.setPointSizeF(7.5 if no_exact else self._sizes[section])
+        p.setFont(font)
+        p.setPen(QColor("#27323a"))
+        mark = self.marks.get(key)
+        if mark is None:
+            p.drawText(rect, Qt.AlignCenter, text)
+            return
+        if no_exact:   # the label on the left, the marker on the right
+            font.setPointSizeF(7.0)
+            p.setFont(font)
+            p.drawText(rect.adjusted(1, 0, -19, 0), Qt.AlignCenter, NE_SHORT[space])
+            centre = QPointF(rect.right() - 11, rect.center().y())
+        else:
+            p.drawText(QRectF(rect.left(), rect.top() + 1, rect.width(), 15), Qt.AlignCenter, text)
+            centre = QPointF(rect.center().x(), rect.top() + 27)
+        paint_marker(p, centre, min(8.0, rect.width() / 2 - 2), mark.colour, mark.letter)
+
+    # --- input --------------------------------------------------------------------------
+    def mouseMoveEvent(self, event) -> None:
+        key = self.cell_at(event.position())
+        if key != self._hover:
+            self._hover = key
+            self.update()
+            self.setCursor(Qt.PointingHandCursor if key else Qt.ArrowCursor)
+        if key:
+            QToolTip.showText(event.globalPosition().toPoint(), self.tooltip_for(*key), self)
+
+    def leaveEvent(self, event) -> None:
+        self._hover = None
+        self.update()
+
+    def mouseReleaseEvent(self, event) -> None:
+        if event.button() != Qt.LeftButton:
+            return
+        key = self.cell_at(event.position())
+        if key:
+            self._cursor = key
+            self.spaceClicked.emit(*key)
+
+    def tooltip_for(self, section: str, space: str) -> str:
+        if space == NO_EXACT:
+            text = f"No Exact ({section}): 3 points if nobody's marker is on the exact {section} space"
+        elif space == NO_EXACT_OR_ADJACENT:
+            text = (f"No Exact or Adjacent ({section}): 7 points if nobody's marker is on the exact "
+                    f"{section} space or next to it")
+        else:
+            text = f"{space}: {section}s from {rules.bar(section).span(space)}"
+        mark = self.marks.get((section, space))
+        return f"{text}\n{mark.tooltip}" if mark else text
+
+    def keyPressEvent(self, event) -> None:
+        keys = list(self.cells())
+        if self._cursor not in keys:
+            self._cursor = keys[0]
+        section, space = self._cursor
+        row_keys = [k for k in keys if k[0] == section]
+        i = row_keys.index(self._cursor)
+        key = event.key()
+        if key in (Qt.Key_Left, Qt.Key_Right):
+            i = max(0, min(len(row_keys) - 1, i + (1 if key == Qt.Key_Right else -1)))
+            self._cursor = row_keys[i]
+        elif key in (Qt.Key_Up, Qt.Key_Down):
+            r = ROWS.index(section) + (1 if key == Qt.Key_Down else -1)
+            if 0 <= r < len(ROWS):
+                target = self.cells()[self._cursor].center().x()
+                others = [k for k in keys if k[0] == ROWS[r]]
+                self._cursor = min(others, key=lambda k: abs(self.cells()[k].center().x() - target))
+        elif key in (Qt.Key_Return, Qt.Key_Enter, Qt.Key_Space):
+            self.spaceClicked.emit(*self._cursor)
+        else:
+            super().keyPressEvent(event)
+            return
+        self.update()
+
+
+@dataclass(frozen=True)
+class TrackRow:
+    name: str
+    colour: str
+    letter: str
+    who: str            # "you", "computer (hard)" ...
+    score: int
+    in_hand: int
+    waiting: int        # in the non-scoring supply
+    status: str         # "to play", "passed", ... (short: it sits beside the name)
+    current: bool
+    showdown: str = ""  # e.g. "showdown 7"
+
+
+class ScoreTrack(QWidget):
+    """Each seat's score as a bar on a common track, with markers in hand (filled dots) and
+    in the non-scoring supply (hollow dots), and where the seat is in this card's round."""
+
+    ROW = 30
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows: list[TrackRow] = []
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed)
+
+    def set_rows(self, rows: list[TrackRow]) -> None:
+        self.rows = list(rows)
+        self.setFixedHeight(max(1, len(self.rows)) * self.ROW + 4)
+        self.update()
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        top = max([r.score for r in self.rows] + [42])   # room for six exact answers at least
+        w = self.width()
+        small = QFont(self.font())
+        small.setPointSizeF(8)
+        bold = QFont(self.font())
+        bold.setBold(True)
+        bold.setPointSizeF(9.5)
+        for i, row in enumerate(self.rows):
+            y = 2 + i * self.ROW
+            if row.current:
+                p.fillRect(QRectF(0, y, w, self.ROW - 2), QColor("#fff3c4"))
+                p.setPen(QColor("#e63946"))
+                p.setFont(bold)
+                p.drawText(QRectF(0, y, 12, self.ROW - 2), Qt.AlignCenter, "\u25b6")
+            paint_marker(p, QPointF(22, y + 14), 8.5, row.colour, row.letter)
+            p.setFont(bold)
+            p.setPen(QColor("#1b1b1b"))
+            name_w = QFontMetricsF(bold).horizontalAdvance(row.name)
+            p.drawText(QRectF(36, y, 110, 16), Qt.AlignLeft | Qt.AlignVCenter, row.name)
+            p.setFont(small)
+            p.setPen(QColor("#a4161a") if row.current else QColor("#555555"))
+            p.drawText(QRectF(36 + name_w + 6, y + 1, 110 - name_w - 6, 16), Qt.AlignLeft | Qt.AlignVCenter,
+                       row.status)
+            p.setPen(QColor("#555555"))
+            p.drawText(QRectF(36, y + 14, 110, 14), Qt.AlignLeft | Qt.AlignVCenter, row.who)
+            # markers: discs in hand, small grey squares waiting in the non-scoring supply
+            for k in range(row.in_hand + row.waiting):
+                c = QPointF(150 + k * 10, y + 8)
+                p.setPen(QPen(QColor("#1b1b1b"), 0.8))
+                if k < row.in_hand:
+                    p.setBrush(QColor(row.colour))
+                    p.drawEllipse(c, 3.8, 3.8)
+                else:
+                    p.setBrush(QColor("#b9b3a4"))
+                    p.drawRect(QRectF(c.x() - 2.6, c.y() - 2.6, 5.2, 5.2))
+            # the score on the track
+            track = QRectF(150, y + 15, max(20.0, w - 150 - 44), 9)
+            p.setPen(Qt.NoPen)
+            p.setBrush(QColor("#e3ddcc"))
+            p.drawRoundedRect(track, 3, 3)
+            filled = QRectF(track.left(), track.top(), track.width() * row.score / top, track.height())
+            p.setBrush(QColor(row.colour))
+            p.setPen(QPen(QColor("#1b1b1b"), 0.6))
+            p.drawRoundedRect(filled, 3, 3)
+            p.setFont(bold)
+            p.setPen(QColor("#1b1b1b"))
+            p.drawText(QRectF(w - 42, y, 40, self.ROW - 2), Qt.AlignRight | Qt.AlignVCenter,
+                       str(row.score) if not row.showdown else f"{row.score}\u2009+{row.showdown}")
+        p.end()
+
+
+class ChoiceCard(QFrame):
+    """One of the two topics the start player may read: its title and questions, the
+    whole box clickable (or focus it and press Enter or Space)."""
+
+    clicked = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("choiceCard")
+        self.setFocusPolicy(Qt.StrongFocus)
+        self.setCursor(Qt.PointingHandCursor)
+        self.setStyleSheet(
+            "QFrame#choiceCard { background:#ffffff; border:1px solid #b9b09a; border-radius:6px; }"
+            "QFrame#choiceCard:hover, QFrame#choiceCard:focus { border:2px solid #1d3557; background:#f3f7fb; }")
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.RichText)
+        self.label.setAttribute(Qt.WA_TransparentForMouseEvents)
+        self.label.setStyleSheet("background: transparent; border: none;")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(8, 6, 8, 6)
+        lay.addWidget(self.label)
+
+    def set_text(self, rich_text: str) -> None:
+        self.label.setText(rich_text)
+
+    def mouseReleaseEvent(self, event) -> None:
+        if event.button() == Qt.LeftButton and self.rect().contains(event.position().toPoint()):
+            self.clicked.emit()
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter, Qt.Key_Space):
+            self.clicked.emit()
+        else:
+            super().keyPressEvent(event)

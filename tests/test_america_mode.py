@@ -1,0 +1,183 @@
+"""America's Qt mode: markers placed by clicking the map and the bars, computer turns,
+the reveal, save and resume."""
+import pytest
+from PySide6.QtCore import Qt
+
+from stateside.board.view import BoardView
+from stateside.errors import SaveError
+from stateside.games.america.mode import AmericaMode
+
+
+@pytest.fixture
+def mode(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("STATESIDE_CONFIG_DIR", str(tmp_path))   # the used-topics history goes here
+    board = BoardView()
+    m = AmericaMode(board)
+    qtbot.addWidget(m)
+    m.resize(1280, 760)
+    m.show()
+    m.activate()
+    qtbot.waitExposed(m)
+    m.ai_delay_ms = 0
+    return m
+
+
+def click_state(qtbot, board, code):
+    point = board.state_view_point(code).toPoint()
+    qtbot.mouseClick(board.viewport(), Qt.LeftButton, pos=point)
+
+
+def test_default_game_starts_with_a_person_choosing(mode):
+    g = mode.game
+    assert g is not None and mode.seats[0] == "human"
+    assert g.phase == "choose" and mode.is_human_turn()
+    assert all(b.isVisible() for b in mode.choose_buttons)
+
+
+def test_clicking_a_state_places_a_marker(qtbot, mode):
+    """A pytest-qt click on the map puts the player's marker on that state."""
+    mode.start_game(["human", "human"], seed=3)
+    qtbot.mouseClick(mode.choose_buttons[0], Qt.LeftButton)
+    g = mode.game
+    assert g.phase == "place" and g.current_player() == 1
+    click_state(qtbot, mode.board, "GA")
+    assert g.occupied() == {("state", "GA"): 1}
+    assert mode.board.tokens_on("GA")
+    assert "Blue \u2192 Georgia" in mode.details.toPlainText()
+    # the same state again is refused with a message, nothing changes
+    messages = []
+    mode.status.connect(messages.append)
+    click_state(qtbot, mode.board, "GA")
+    assert g.occupied() == {("state", "GA"): 1}
+    assert messages and "Georgia already holds Blue's marker" in messages[-1]
+
+
+def test_clicking_bar_spaces_places_markers(qtbot, mode):
+    mode.start_game(["human", "human"], seed=3)
+    mode.choose_buttons[1].clicked.emit()
+    bars = mode.bars
+    qtbot.mouseClick(bars, Qt.LeftButton, pos=bars.cell_centre("year", "1875").toPoint())
+    qtbot.mouseClick(bars, Qt.LeftButton, pos=bars.cell_centre("number", "no-exact").toPoint())
+    assert mode.game.occupied() == {("year", "1875"): 1, ("number", "no-exact"): 0}
+    assert bars.marks[("year", "1875")].letter == "B"
+
+
+def test_east_west_hint_greys_out_the_other_side(qtbot, mode):
+    mode.start_game(["human", "human"], seed=3)
+    mode.choose_buttons[0].clicked.emit()
+    from stateside.games.america.rules import mississippi_side
+
+    side = mississippi_side(mode.game.topic().state.answer)
+    dimmed = {c for c in mode.board.codes() if mode.board._states[c].dimmed}
+    assert dimmed and all(mississippi_side(c) != side for c in dimmed)
+    assert side.upper() in mode.card_label.text()
+
+
+def test_a_whole_card_against_computers_then_the_reveal(qtbot, mode):
+    """Computer seats play on a timer; after the last pass the card is revealed with each
+    scoring marker explained, and Next card goes on."""
+    mode.start_game(["human", "ai:hard", "ai:easy"], seed=8)
+    mode.choose_buttons[0].clicked.emit()
+    qtbot.waitUntil(mode.is_human_turn, timeout=5000)
+    click_state(qtbot, mode.board, mode.game.topic().state.answer)   # Red knows this one
+    qtbot.waitUntil(mode.is_human_turn, timeout=5000)
+    assert mode.can_undo()
+    while not mode.revealing:
+        qtbot.mouseClick(mode.pass_button, Qt.LeftButton)
+        qtbot.waitUntil(lambda: mode.is_human_turn() or mode.revealing, timeout=5000)
+    result = mode.game.results[-1]
+    assert result.points[0] >= 7
+    text = mode.details.toPlainText()
+    state = mode.game.topics[result.topic].state
+    from stateside.games.america.rules import state_name
+
+    assert f"+7 Red: {state_name(state.answer)} is the answer" in text
+    assert state.background in text
+    assert mode.next_button.isVisible() and not mode.can_undo()
+    mode.board.tokens_on(state.answer)
+    qtbot.mouseClick(mode.next_button, Qt.LeftButton)
+    assert not mode.revealing and mode.game.card_number == 2
+    # the history file now remembers the topic just played
+    from stateside.games.america.mode import read_history
+
+    assert result.topic in read_history()
+
+
+def test_undo_takes_back_the_persons_last_marker(qtbot, mode):
+    mode.start_game(["human", "ai:medium"], seed=2)
+    g = mode.game
+    qtbot.waitUntil(lambda: mode.game.phase == "place" or mode.is_human_turn(), timeout=5000)
+    if mode.game.phase == "choose":
+        mode.choose_buttons[0].clicked.emit()
+    qtbot.waitUntil(mode.is_human_turn, timeout=5000)
+    mode.bars.spaceClicked.emit("year", "1492")
+    qtbot.waitUntil(mode.is_human_turn, timeout=5000)
+    assert ("year", "1492") in mode.game.occupied()
+    mode.undo()
+    assert ("year", "1492") not in mode.game.occupied()
+    assert mode.is_human_turn()
+
+
+def test_save_and_resume(qtbot, mode):
+    mode.start_game(["human", "human", "ai:easy"], seed=5)
+    mode.choose_buttons[0].clicked.emit()
+    click_state(qtbot, mode.board, "TX")
+    state = mode.save_state()
+    import json
+
+    state = json.loads(json.dumps(state))
+    other = AmericaMode(mode.board)
+    qtbot.addWidget(other)
+    other.load_state(state)
+    assert other.game.occupied() == {("state", "TX"): 1}
+    assert other.seats == ["human", "human", "ai:easy"]
+    with pytest.raises(SaveError):
+        other.load_state({"game": state["game"], "seats": ["human"]})
+    with pytest.raises(SaveError):
+        other.load_state({"game": {"version": 1}, "seats": ["human", "human"]})
+    # a bad save leaves the game as it was
+    assert other.game.occupied() == {("state", "TX"): 1}
+
+
+def test_help_page_is_in_our_own_words(mode):
+    text = mode.help_html()
+    assert "No Exact or Adjacent" in text and "What is ours" in text
+
+
+def test_bars_work_from_the_keyboard(qtbot, mode):
+    """Tab into the bars, move with the arrow keys, Enter places a marker."""
+    mode.start_game(["human", "human"], seed=3)
+    mode.choose_buttons[0].clicked.emit()
+    mode.bars.setFocus()
+    qtbot.keyClick(mode.bars, Qt.Key_Right)      # the cursor starts on 1492, moves to 1600
+    qtbot.keyClick(mode.bars, Qt.Key_Down)       # down to the state row's nearest space
+    qtbot.keyClick(mode.bars, Qt.Key_Down)       # and to the number bar
+    qtbot.keyClick(mode.bars, Qt.Key_Return)
+    placed = list(mode.game.occupied())
+    assert len(placed) == 1 and placed[0][0] == "number"
+
+
+def test_a_tie_shows_the_showdown(qtbot, mode):
+    """End of the Game: tied on points and markers, the tied players play a showdown card;
+    the panel says why and who plays it."""
+    from stateside.games.america.deck import Card, Question, Topic
+    from stateside.games.america.rules import AmericaGame
+
+    def question(answer):
+        return Question("?", answer, "Background.", "test")
+
+    deck = tuple(Card(n, tuple(Topic(f"T{n}{s}", n, s, question(1880), question("FL"), question(5))
+                               for s in "AB")) for n in range(1, 10))
+    mode.deck = deck
+    game = AmericaGame(["Red", "Blue", "White"], deck=deck, seed=1)
+    plans = {0: "place:year:1875", 1: "place:state:FL", 2: "place:number:1B"}
+    while game.showdown is None:
+        game.apply_action("choose:0")
+        while game.phase == "place":
+            seat = game.current_player()
+            game.apply_action("pass" if game.can_pass(seat) else plans[seat])
+    mode._install(game, ["human", "human", "ai:easy"], revealing=True)
+    assert "Red and Blue are tied on 42 points" in mode.prompt.text()
+    mode.next_card()
+    assert mode.header.text().startswith("Showdown card 1 \u00b7 Red vs Blue")
+    assert mode.track.rows[2].status == "watching"
