@@ -1,2 +1,2 @@
-"""Data files of Stateside (maps, facts, rules overrides, decks, tiles), shipped as
-the package stateside.resources; read them with stateside.resources_path()."""
+"""Data files of Stateside (map, facts, border corrections, decks, tiles, icons), shipped
+as the package stateside.resources; find them with stateside.paths.resource()."""
