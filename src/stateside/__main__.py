@@ -103,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(str(e))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:   # e.g. `stateside borders | head`: the reader has gone
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

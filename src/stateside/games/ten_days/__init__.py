@@ -1,0 +1,14 @@
+"""10 Days in the USA: plan a ten-day journey across the states, one card at a time."""
+from stateside.games import GameInfo
+
+GAME = GameInfo(
+    id="ten-days",
+    title="10 Days in the USA",
+    summary="Draw and swap state, airplane and automobile cards until your ten days make one"
+            " continuous journey: walk across borders, drive through a state, fly between states of one colour.",
+    players="2-4 players",
+    mode="stateside.games.ten_days.mode:TenDaysMode",
+    selfplay="stateside.games.ten_days.selfplay:play_game",
+    cli="stateside.games.ten_days.cli:main",
+    order=50,
+)

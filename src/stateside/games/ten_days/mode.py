@@ -1,0 +1,827 @@
+"""10 Days in the USA on the shared map: a thin view over the rules engine.
+
+The player's ten days lie under the map as cards; the deck and the three discard piles
+sit in the side panel. Clicks become engine actions; computer players act on a timer;
+in hot-seat play a "pass to <name>" screen hides one player's cards from the next.
+The journey being shown is drawn on the map: a line across each border walked, a
+dashed line through the state an automobile crosses, an arc for each flight, and in
+red, with the reason on hover, every link that does not hold.
+"""
+from __future__ import annotations
+
+import html
+import random
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
+    QLineEdit, QPushButton, QSpinBox, QTextBrowser, QVBoxLayout, QWidget,
+)
+
+from stateside.app.mode import AI_DELAY_MS, GameMode
+from stateside.errors import IllegalActionError, SaveError
+from stateside.games.ten_days.ai import changes_needed, make_player
+from stateside.games.ten_days.cards import face_of, faces_of, is_state, load_cards
+from stateside.games.ten_days.journey import DAYS, check_journey, travel_rules
+from stateside.games.ten_days.rules import (
+    DEAL, DISCARD, DRAW, MAX_PLAYERS, MIN_PLAYERS, PILES, PLACE, Setup, TenDaysGame,
+)
+from stateside.games.ten_days.widgets import CardRow, CardSlot
+
+SEAT_KINDS = {"human": "Person", "ai:easy": "Computer (easy)", "ai:medium": "Computer (medium)",
+              "ai:hard": "Computer (hard)"}
+COMPUTER_NAMES = ("Ada", "Ben", "Cleo", "Dev")
+LINK_OK = "#1d3557"
+LINK_BAD = "#e63946"
+PILE_KEYS = ("Q", "W", "E")
+LOG_KEPT = 40  # lines of the game's log kept (and saved)
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    kind: str   # a key of SEAT_KINDS
+
+    @property
+    def human(self) -> bool:
+        return self.kind == "human"
+
+
+DEFAULT_SEATS = (Seat("You", "human"), Seat("Ada", "ai:medium"))
+
+
+def _tint(hex_colour: str, amount: float = 0.55) -> QColor:
+    """The colour mixed with white, so that paths drawn over it stay readable."""
+    c = QColor(hex_colour)
+    return QColor(int(c.red() + (255 - c.red()) * amount), int(c.green() + (255 - c.green()) * amount),
+                  int(c.blue() + (255 - c.blue()) * amount))
+
+
+class SetupDialog(QDialog):
+    """Players (2-4), each a person or a computer; who starts; the hint."""
+
+    def __init__(self, seats: list[Seat], first: int, hint: bool, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("New game of 10 Days in the USA")
+        form = QFormLayout(self)
+        self.count = QSpinBox()
+        self.count.setRange(MIN_PLAYERS, MAX_PLAYERS)
+        self.count.setValue(len(seats))
+        form.addRow("Players:", self.count)
+        self.names: list[QLineEdit] = []
+        self.kinds: list[QComboBox] = []
+        self.rows: list[QWidget] = []
+        for i in range(MAX_PLAYERS):
+            seat = seats[i] if i < len(seats) else Seat(COMPUTER_NAMES[i], "ai:medium")
+            row = QWidget()
+            lay = QHBoxLayout(row)
+            lay.setContentsMargins(0, 0, 0, 0)
+            name = QLineEdit(seat.name)
+            name.setMaxLength(16)
+            kind = QComboBox()
+            for key, label in SEAT_KINDS.items():
+                kind.addItem(label, key)
+            kind.setCurrentIndex(list(SEAT_KINDS).index(seat.kind))
+            lay.addWidget(name, 1)
+            lay.addWidget(kind)
+            form.addRow(f"Player {i + 1}:", row)
+            self.names.append(name)
+            self.kinds.append(kind)
+            self.rows.append(row)
+        self.first = QComboBox()
+        form.addRow("Travelled most recently\n(goes first):", self.first)
+        self.hint = QCheckBox("Show how many cards I still need to change")
+        self.hint.setChecked(hint)
+        form.addRow("Hint:", self.hint)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self.form = form
+        self.count.valueChanged.connect(self._update)
+        for name in self.names:
+            name.textChanged.connect(self._update)
+        self._update()
+        self.first.setCurrentIndex(min(first, self.first.count() - 1))
+
+    def _update(self) -> None:
+        n = self.count.value()
+        for i, row in enumerate(self.rows):
+            self.form.setRowVisible(row, i < n)
+        keep = self.first.currentIndex()
+        self.first.clear()
+        for i in range(n):
+            self.first.addItem(self.names[i].text().strip() or f"Player {i + 1}")
+        self.first.setCurrentIndex(max(0, min(keep, n - 1)))
+
+    def seats(self) -> list[Seat]:
+        return [Seat(self.names[i].text().strip() or f"Player {i + 1}", self.kinds[i].currentData())
+                for i in range(self.count.value())]
+
+
+class PassScreen(QFrame):
+    """Covers the whole mode between two people's turns in hot-seat play."""
+
+    def __init__(self, parent: QWidget, on_ready):
+        super().__init__(parent)
+        self.setObjectName("passScreen")
+        self.setStyleSheet("QFrame#passScreen { background: #1d3557; }"
+                           "QLabel { color: #f1faee; } QPushButton { font-size: 16px; padding: 10px 22px; }")
+        lay = QVBoxLayout(self)
+        lay.addStretch(2)
+        self.title = QLabel()
+        self.title.setAlignment(Qt.AlignCenter)
+        self.title.setStyleSheet("font-size: 34px; font-weight: bold;")
+        self.text = QLabel()
+        self.text.setAlignment(Qt.AlignCenter)
+        self.text.setStyleSheet("font-size: 15px;")
+        self.button = QPushButton()
+        self.button.clicked.connect(on_ready)
+        lay.addWidget(self.title)
+        lay.addWidget(self.text)
+        lay.addSpacing(16)
+        lay.addWidget(self.button, 0, Qt.AlignCenter)
+        lay.addStretch(3)
+        self.hide()
+
+    def show_for(self, name: str) -> None:
+        self.title.setText(f"Pass to {name}")
+        self.text.setText(f"{name}, take the seat: your cards appear when you are ready\n"
+                          "and nobody else can see the screen.")
+        self.button.setText(f"I am {name}: show my cards")
+        self.setGeometry(self.parentWidget().rect())
+        self.raise_()
+        self.show()
+        self.button.setFocus()
+
+
+class TenDaysMode(GameMode):
+    game_id = "ten-days"
+    title = "10 Days in the USA"
+
+    def __init__(self, board, parent=None):
+        super().__init__(board, parent)
+        self.cards = load_cards()
+        self.rules = travel_rules()
+        self.ai_delay_ms = AI_DELAY_MS
+        self.game: TenDaysGame | None = None
+        self.seats: list[Seat] = list(DEFAULT_SEATS)
+        self.hint_on = False
+        self.viewer: int | None = None        # whose hidden cards are on screen
+        self.waiting_for: int | None = None   # the seat behind the pass screen
+        self.log: list[str] = []
+        self.last_replaced: dict[int, int] = {}
+        self.ai_players: dict[int, object] = {}
+        self._hint_cache: tuple | None = None
+        self.ai_timer = QTimer(self, singleShot=True, timeout=self._ai_step)
+
+        # --- left: the map above the player's ten days
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.setSpacing(0)
+        lv.addWidget(self.board_slot, 1)
+        strip = QFrame()
+        strip.setObjectName("journeyStrip")
+        strip.setStyleSheet("QFrame#journeyStrip { background: #ede8dc; border-top: 1px solid #d8d2c4; }")
+        sv = QVBoxLayout(strip)
+        sv.setContentsMargins(8, 4, 8, 6)
+        sv.setSpacing(2)
+        self.strip_title = QLabel()
+        self.strip_title.setStyleSheet("color: #1d3557; font-weight: bold;")
+        sv.addWidget(self.strip_title)
+        self.journey_row = CardRow(self.cards, DAYS, card_width=84)
+        self.journey_row.setMinimumHeight(128)
+        self.journey_row.clicked.connect(self._day_clicked)
+        sv.addWidget(self.journey_row)
+        lv.addWidget(strip)
+
+        # --- right: instructions, the table, players, problems, log
+        panel = QFrame()
+        panel.setObjectName("sidePanel")
+        panel.setFixedWidth(330)
+        side = QVBoxLayout(panel)
+        side.setContentsMargins(10, 8, 10, 8)
+        side.setSpacing(6)
+        self.banner = QLabel()
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet("background: #fff; border: 1px solid #d8d2c4; border-radius: 4px; padding: 6px;")
+        side.addWidget(self.banner)
+        self.table_row = CardRow(self.cards, 1 + PILES, card_width=66)
+        self.table_row.setMinimumHeight(112)
+        self.table_row.clicked.connect(self._table_clicked)
+        side.addWidget(self.table_row)
+        hand = QHBoxLayout()
+        self.hand_row = CardRow(self.cards, 1, card_width=66)
+        self.hand_row.setFixedWidth(84)
+        self.hand_row.setMinimumHeight(112)
+        keep_room = self.hand_row.sizePolicy()
+        keep_room.setRetainSizeWhenHidden(True)  # the panel does not jump when the hand empties
+        self.hand_row.setSizePolicy(keep_room)
+        hand.addWidget(self.hand_row)
+        hand_side = QVBoxLayout()
+        self.hand_text = QLabel()
+        self.hand_text.setWordWrap(True)
+        hand_side.addWidget(self.hand_text, 1)
+        self.keep_button = QPushButton("Keep my journey (K)")
+        self.keep_button.setToolTip("Leave your ten days as they are; then put the drawn card on a discard pile.")
+        self.keep_button.clicked.connect(self._keep_clicked)
+        hand_side.addWidget(self.keep_button)
+        hand.addLayout(hand_side, 1)
+        side.addLayout(hand)
+        self.players_label = QLabel()
+        self.players_label.setWordWrap(True)
+        self.players_label.setTextFormat(Qt.RichText)
+        side.addWidget(self.players_label)
+        self.problems_label = QLabel()
+        self.problems_label.setWordWrap(True)
+        self.problems_label.setTextFormat(Qt.RichText)
+        side.addWidget(self.problems_label)
+        self.hint_box = QCheckBox("Hint: how many cards I still need to change")
+        self.hint_box.toggled.connect(self._hint_toggled)
+        side.addWidget(self.hint_box)
+        self.log_view = QTextBrowser()  # scrolls: the panel is short on small screens
+        self.log_view.setFrameShape(QFrame.NoFrame)
+        self.log_view.setStyleSheet("QTextBrowser { background: transparent; color: #444; }")
+        self.log_view.setMinimumHeight(48)
+        side.addWidget(self.log_view, 1)
+        legend = QLabel("On the map: <b>—</b> walk across a border, <b>- -</b> automobile through a third"
+                        " state, <b>⌢</b> airplane between states of its colour; <span style='color:#e63946'>"
+                        "red</span>: not valid (hover it for the reason). Circles give the days.")
+        legend.setWordWrap(True)
+        legend.setStyleSheet("color: #555; font-size: 11px;")
+        side.addWidget(legend)
+        self.new_button = QPushButton("New game\u2026")
+        self.new_button.clicked.connect(self.new_game)
+        side.addWidget(self.new_button)
+
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(left, 1)
+        layout.addWidget(panel)
+
+        self.win_banner = QLabel(self.board_slot)
+        self.win_banner.setAlignment(Qt.AlignCenter)
+        self.win_banner.setTextFormat(Qt.PlainText)
+        self.win_banner.setStyleSheet("background: rgba(230,57,70,225); color: white; font-size: 30px;"
+                                      " font-weight: bold; border-radius: 10px; padding: 10px 26px;")
+        self.win_banner.hide()
+        self.pass_screen = PassScreen(self, self._pass_done)
+
+        # Keys work while the focus is on the cards or the panel, not on the map, where
+        # letters type a state's name.
+        for container in (strip, panel):
+            self._add_shortcuts(container)
+        for row in (self.journey_row, self.table_row):
+            row.setFocusPolicy(Qt.StrongFocus)
+
+        self.start_game(list(DEFAULT_SEATS), first=0, hint=False)
+
+    def _add_shortcuts(self, container: QWidget) -> None:
+        def key(sequence: str, slot) -> None:
+            shortcut = QShortcut(QKeySequence(sequence), container)
+            shortcut.setContext(Qt.WidgetWithChildrenShortcut)  # (the constructor's keyword is ignored)
+            shortcut.activated.connect(slot)
+
+        for n in range(DAYS):
+            key(str((n + 1) % 10), lambda n=n: self._day_clicked(n))
+        key("D", lambda: self._table_clicked(0))
+        for k, letter in enumerate(PILE_KEYS):
+            key(letter, lambda k=k: self._table_clicked(k + 1))
+        key("K", self._keep_clicked)
+
+    # --- games ------------------------------------------------------------------------
+    def start_game(self, seats: list[Seat], first: int = 0, hint: bool | None = None, seed: int | None = None) -> None:
+        seed = random.SystemRandom().randrange(2 ** 31) if seed is None else seed
+        game = TenDaysGame(Setup(len(seats), seed, first_player=first))
+        self._install(game, seats, [], hint)
+        self.status.emit("New game of 10 Days in the USA: take your ten cards, one at a time.")
+
+    def _install(self, game: TenDaysGame, seats: list[Seat], log: list[str], hint: bool | None = None) -> None:
+        self.ai_timer.stop()
+        self.game = game
+        self.seats = list(seats)
+        self.log = list(log)
+        self.last_replaced = {}
+        self.viewer = None
+        self.waiting_for = None
+        self.pass_screen.hide()
+        self.ai_players = {i: make_player(s.kind, game.setup.seed * 31 + i) for i, s in enumerate(seats) if not s.human}
+        if hint is not None:
+            self.hint_on = hint
+            self.hint_box.blockSignals(True)
+            self.hint_box.setChecked(hint)
+            self.hint_box.blockSignals(False)
+        self._advance()
+        self.changed.emit()
+
+    def new_game(self) -> None:
+        dialog = SetupDialog(self.seats, self.game.setup.first_player if self.game else 0, self.hint_on, self)
+        if dialog.exec() == QDialog.Accepted:
+            self.start_game(dialog.seats(), dialog.first.currentIndex(), dialog.hint.isChecked())
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.human]
+
+    def is_human_turn(self) -> bool:
+        g = self.game
+        return bool(g and not g.is_terminal() and self.seats[g.current].human
+                    and self.viewer == g.current and self.waiting_for is None)
+
+    # --- the flow of turns --------------------------------------------------------------
+    def _advance(self) -> None:
+        """Decide who acts next: the computer (on a timer), or a person (after the pass screen)."""
+        g = self.game
+        if g.is_terminal():
+            self.viewer = g.winner
+            self._refresh()
+            return
+        seat = g.current
+        humans = self.humans()
+        if not humans:
+            self.viewer = seat  # computers only: watch everything
+        if not self.seats[seat].human:
+            if len(humans) == 1:
+                self.viewer = humans[0]
+            elif len(humans) > 1:
+                self.viewer = None  # nobody's cards while the computer plays between two people
+            self._refresh()
+            if self.active and not self.ai_timer.isActive():
+                self.ai_timer.start(self.ai_delay_ms)
+            return
+        if len(humans) > 1 and self.viewer != seat:
+            self.viewer = None
+            self.waiting_for = seat
+            self._refresh()
+            self.pass_screen.show_for(self.seats[seat].name)
+            return
+        self.viewer = seat
+        self._refresh()
+
+    def _pass_done(self) -> None:
+        self.pass_screen.hide()
+        self.viewer, self.waiting_for = self.waiting_for, None
+        self._refresh()
+        self.journey_row.setFocus()
+
+    def _ai_step(self) -> None:
+        g = self.game
+        if g is None or g.is_terminal() or self.seats[g.current].human or not self.active:
+            return
+        seat = g.current
+        player = self.ai_players[seat]
+        if g.phase == DEAL:
+            while g.phase == DEAL and g.current == seat:
+                self._apply(player.choose(g))
+        elif g.phase == DRAW:
+            self._apply(player.choose(g))  # draw or take; the rest after a pause, to follow
+            self._refresh()
+            self.ai_timer.start(self.ai_delay_ms // 2)
+            return
+        else:
+            self._apply(player.choose(g))  # replace a day or keep
+            self._apply(player.choose(g))  # discard
+        self.changed.emit()
+        self._advance()
+
+    def _apply(self, action: str) -> None:
+        """Apply one action; log what the table saw."""
+        g = self.game
+        seat, phase = g.current, g.phase
+        g.apply_action(action)
+        if phase == DEAL and None not in g.journeys[seat]:
+            self._add_log(f"{self._says(seat, 'has', 'have')} taken ten cards.")
+        elif phase == PLACE and action.startswith("day:"):
+            self.last_replaced[seat] = int(action[4:]) - 1
+        elif phase == DISCARD:
+            self._add_log(self._describe_turn(seat))
+
+    def _name(self, seat: int) -> str:
+        return html.escape(self.seats[seat].name)
+
+    def _says(self, seat: int, verb: str, you_verb: str, escape: bool = True) -> str:
+        """ "Ada wins" but "You win": the default player's name is You."""
+        name = self.seats[seat].name
+        return f"{html.escape(name) if escape else name} {you_verb if name == 'You' else verb}"
+
+    def _describe_turn(self, seat: int) -> str:
+        """The turn just ended, as the other players saw it (read from the last three actions)."""
+        g = self.game
+        source, placed, discard = g.actions[-3:]
+        pile = int(discard.split(":")[1])
+        discarded = g.piles[pile - 1][-1]
+        if placed.startswith("day:"):
+            day = int(placed[4:])
+            drawn, where = g.journeys[seat][day - 1], f", put it on day {day}"
+        else:
+            drawn, where = discarded, ", kept the journey"
+        got = (f"took {self.cards.name(face_of(drawn))} from pile {source[5:]}" if source.startswith("take:")
+               else "drew from the deck")
+        name = self._name(seat)
+        text = f"{name} {got}{where} and discarded {self.cards.name(face_of(discarded))} onto pile {pile}."
+        if g.is_terminal() and g.winner == seat:
+            text += f" <b>10 DAYS! {self._says(seat, 'wins', 'win')}.</b>"
+        return text
+
+    def _add_log(self, line: str) -> None:
+        self.log.append(line)
+        del self.log[:-LOG_KEPT]
+
+    # --- what people click --------------------------------------------------------------
+    def _act(self, action: str) -> bool:
+        if not self.is_human_turn():
+            return False
+        try:
+            self._apply(action)
+        except IllegalActionError as e:
+            self.status.emit(str(e))
+            return False
+        self.changed.emit()
+        self._advance()
+        return True
+
+    def _day_clicked(self, slot: int) -> None:
+        g = self.game
+        if not self.is_human_turn():
+            return
+        if g.phase == DEAL and g.journeys[g.current][slot] is not None:
+            self.status.emit(f"Day {slot + 1} already has a card: choose an empty day.")
+            return
+        if g.phase in (DEAL, PLACE):
+            self._act(f"day:{slot + 1}")
+        elif g.phase == DRAW:
+            self.status.emit("First draw a card: from the deck or from the top of a discard pile.")
+        elif g.phase == DISCARD:
+            self.status.emit("Now put the card you hold on a discard pile.")
+
+    def _table_clicked(self, index: int) -> None:
+        g = self.game
+        if not self.is_human_turn():
+            return
+        if index == 0:
+            if g.phase == DRAW:
+                self._act("draw")
+            elif g.phase in (PLACE, DISCARD):
+                self.status.emit("You have drawn this turn: place the card you hold or put it on a discard pile.")
+            return
+        pile = index
+        if g.phase == DRAW:
+            if not g.piles[pile - 1]:
+                self.status.emit(f"Pile {pile} is empty.")
+                return
+            self._act(f"take:{pile}")
+        elif g.phase in (PLACE, DISCARD):
+            empty = [k + 1 for k, p in enumerate(g.piles) if not p]
+            if empty and pile not in empty:
+                self.status.emit(f"Pile {empty[0]} is empty: a discard must go on an empty pile first.")
+                return
+            if g.phase == PLACE:
+                self._apply("keep")  # dropping the drawn card on a pile keeps the journey
+            self._act(f"discard:{pile}")
+
+    def _keep_clicked(self) -> None:
+        if self.is_human_turn() and self.game.phase == PLACE:
+            self._act("keep")
+
+    def _hint_toggled(self, on: bool) -> None:
+        self.hint_on = on
+        self._refresh()
+        self.changed.emit()
+
+    # --- drawing --------------------------------------------------------------------------
+    def shown_journey(self) -> tuple[int | None, list]:
+        """The seat whose journey is on screen and its cards (None: nobody's)."""
+        g = self.game
+        if self.viewer is None:
+            return None, [None] * DAYS
+        return self.viewer, g.journeys[self.viewer]
+
+    def _refresh(self) -> None:
+        g = self.game
+        if g is None:
+            return
+        seat, journey = self.shown_journey()
+        report = check_journey(journey) if seat is not None else None
+        human_turn = self.is_human_turn()
+        phase = g.phase
+
+        # the ten days
+        bad_days = {d for p in (report.problems if report else ()) for d in range(p.first_day, p.last_day + 1)}
+        slots = []
+        for i, card in enumerate(journey):
+            face = None if card is None else face_of(card)
+            tip = [f"Day {i + 1}: {self.cards.name(face)}" if face else f"Day {i + 1}: no card yet"]
+            if report:
+                tip += [str(p) for p in report.problems if p.first_day <= i + 1 <= p.last_day and face]
+            enabled = human_turn and (phase == PLACE or (phase == DEAL and card is None))
+            outline = "bad" if (i + 1) in bad_days and card is not None and not (phase == DEAL) else None
+            if outline is None and seat is not None and self.last_replaced.get(seat) == i and phase != DEAL:
+                outline = "new"
+            slots.append(CardSlot(face, f"Day {i + 1}", down=seat is None, enabled=enabled, outline=outline,
+                                  tooltip="\n".join(tip)))
+        self.journey_row.set_slots(slots)
+        if seat is None:
+            self.strip_title.setText("Cards hidden")
+        elif g.is_terminal():
+            name = self.seats[seat].name
+            self.strip_title.setText("Your winning journey" if name == "You" else f"{name}'s winning journey")
+        else:
+            self.strip_title.setText("Your ten days" if len(self.humans()) == 1 and self.seats[seat].human
+                                     else f"{self.seats[seat].name}'s ten days")
+
+        # the table: deck and three discard piles
+        empty = [k for k, p in enumerate(g.piles) if not p]
+        table = [CardSlot(None, f"Deck ({len(g.deck)})", down=bool(g.deck),
+                          enabled=human_turn and phase == DRAW and bool(g.deck),
+                          tooltip="The deck: draw its top card (D).")]
+        for k, pile in enumerate(g.piles):
+            target = phase in (PLACE, DISCARD) and (not empty or k in empty)
+            enabled = human_turn and ((phase == DRAW and bool(pile)) or target)
+            top = face_of(pile[-1]) if pile else None
+            what = f"{self.cards.name(top)} on top" if top else "empty"
+            tip = f"Discard pile {k + 1} ({PILE_KEYS[k]}), {len(pile)} card{'s' if len(pile) != 1 else ''}: {what}."
+            table.append(CardSlot(top, f"Pile {k + 1} ({len(pile)})", enabled=enabled, tooltip=tip,
+                                  outline="pick" if human_turn and phase == DISCARD and empty and k in empty else None))
+        self.table_row.set_slots(table)
+
+        held = face_of(g.held) if (human_turn and g.held is not None) else None
+        caption = {DEAL: "Dealt", PLACE: "Drawn", DISCARD: "Discard"}.get(phase, "")
+        self.hand_row.set_slots([CardSlot(held, caption, tooltip=self.cards.name(held) if held else "")])
+        self.hand_row.setVisible(held is not None)
+        self.keep_button.setEnabled(human_turn and phase == PLACE)
+        self.hand_text.setText(self._hand_text(human_turn, held))
+        self.banner.setText(self._banner_text(human_turn))
+        self.players_label.setText(self._players_html())
+        self.problems_label.setText(self._problems_html(seat, report))
+        self.log_view.setHtml("<br>".join(self.log))
+        bar = self.log_view.verticalScrollBar()
+        bar.setValue(bar.maximum())
+        self.hint_box.setVisible(bool(self.humans()))
+        self._draw_map(seat, journey, report)
+        self._show_win()
+
+    def _hand_text(self, human_turn: bool, held: str | None) -> str:
+        if not human_turn or held is None:
+            return ""
+        name = self.cards.name(held)
+        name = name[0].upper() + name[1:]
+        phase = self.game.phase
+        if phase == DEAL:
+            return f"{name}: click an empty day for it."
+        if phase == PLACE:
+            return f"{name}: click a day to replace, or a discard pile to discard it."
+        return f"{name}: click a discard pile for it."
+
+    def _banner_text(self, human_turn: bool) -> str:
+        g = self.game
+        if g.is_terminal():
+            if g.winner is None:
+                return "<b>The game stopped without a winner.</b>"
+            return (f"<b style='color:#e63946;font-size:15px'>10 DAYS!</b> {self._says(g.winner, 'wins', 'win')}"
+                    " with a valid journey. Start a new game with Game \u203a New game.")
+        name = html.escape(self.seats[g.current].name)
+        if not human_turn:
+            if self.waiting_for is not None:
+                return f"Waiting for <b>{name}</b>."
+            if g.phase == DEAL:
+                return f"<b>{name}</b> is taking ten cards\u2026"
+            if g.phase == PLACE and g.actions[-1].startswith("take:"):
+                card = self.cards.name(face_of(g.held))
+                return f"<b>{name}</b> took {card} from pile {g.actions[-1][5:]}\u2026"
+            if g.phase == PLACE:
+                return f"<b>{name}</b> drew from the deck\u2026"
+            return f"<b>{name}</b> is playing\u2026"
+        you = "You" if len(self.humans()) == 1 else name
+        return {
+            DEAL: f"<b>{you}</b>: put each card you are dealt on an empty day. Cards never move once placed.",
+            DRAW: f"<b>{you}</b>: draw a card: click the deck (D) or a discard pile (Q, W, E).",
+            PLACE: f"<b>{you}</b>: click a day (1-9, 0) to replace it with the drawn card, or a pile to discard it.",
+            DISCARD: f"<b>{you}</b>: put the card you hold on a discard pile"
+                     + (" (an empty pile first)." if any(not p for p in g.piles) else "."),
+        }[g.phase]
+
+    def _players_html(self) -> str:
+        g = self.game
+        rows = []
+        for i, s in enumerate(self.seats):
+            mark = "\u25b6 " if (i == g.current and not g.is_terminal()) else "&nbsp;&nbsp;&nbsp;"
+            kind = "" if s.human else f" <span style='color:#666'>({SEAT_KINDS[s.kind].lower()})</span>"
+            won = " <b style='color:#e63946'>10 DAYS!</b>" if g.winner == i else ""
+            rows.append(f"{mark}<b>{html.escape(s.name)}</b>{kind}{won}")
+        return "<br>".join(rows)
+
+    def _problems_html(self, seat: int | None, report) -> str:
+        g = self.game
+        if seat is None or report is None or g.phase == DEAL:
+            return ""
+        if report.valid:
+            return "<b style='color:#2a9d8f'>Valid journey!</b>"
+        lines = [html.escape(str(p)) for p in report.problems]
+        shown = lines[:5] + ([f"\u2026 and {len(lines) - 5} more"] if len(lines) > 5 else [])
+        text = "<b>To fix:</b><br>" + "<br>".join(f"<span style='color:#b02a37'>{line}</span>" for line in shown)
+        if self.hint_on and self.seats[seat].human:
+            key = tuple(faces_of(g.journeys[seat]))
+            if self._hint_cache is None or self._hint_cache[0] != key:
+                self._hint_cache = (key, changes_needed(list(key)))
+            n = self._hint_cache[1]
+            text += f"<br><i>Hint: change at least {n} card{'s' if n != 1 else ''} to finish.</i>"
+        return text
+
+    def _draw_map(self, seat: int | None, journey, report) -> None:
+        if not self.active:
+            return
+        b = self.board
+        b.clear_paths()
+        b.clear_tokens()
+        b.clear_highlight()
+        if seat is None or report is None:
+            return
+        codes = [face_of(c) for c in journey if c is not None and is_state(face_of(c))]
+        b.set_highlight(codes, LINK_OK)
+        for i, card in enumerate(journey):
+            if card is not None and is_state(face_of(card)):
+                code = face_of(card)
+                b.add_token(code, color="#f1faee", label=str(i + 1), tooltip=f"Day {i + 1}: {self.cards.name(code)}",
+                            key=("day", i))
+        for link in report.links:
+            colour = LINK_OK if link.ok else LINK_BAD
+            a, z = self.cards.name(link.origin), self.cards.name(link.destination)
+            days = f"Day {link.start + 1}-{link.end + 1}"
+            if link.kind == "walk":
+                what = f"{days}: walk from {a} to {z}"
+            elif link.kind == "car":
+                what = f"{days}: drive from {a} to {z}"
+            else:
+                what = f"{days}: fly from {a} to {z} ({self.cards.name(link.transport)})"
+            tip = what if link.ok else f"{what}\nNot valid: {link.reason}"
+            key = ("link", link.start)
+            if link.kind == "walk":
+                b.add_path(link.origin, link.destination, style="line", color=colour, tooltip=tip, key=key)
+            elif link.kind == "plane":
+                b.add_path(link.origin, link.destination, style="arc", color=colour, tooltip=tip, key=key)
+            else:
+                via = self._car_via(link.origin, link.destination) if link.ok else None
+                if via is None:
+                    b.add_path(link.origin, link.destination, style="dashed", color=colour, tooltip=tip, key=key)
+                else:
+                    tip = f"{what} through {self.cards.name(via)}"
+                    b.add_path(link.origin, via, style="dashed", color=colour, tooltip=tip, key=key)
+                    b.add_path(via, link.destination, style="dashed", color=colour, tooltip=tip, key=key + ("b",))
+
+    def _car_via(self, a: str, z: str) -> str | None:
+        """The third state the automobile is drawn through: the one nearest the straight line."""
+        options = self.rules.car_via(a, z)
+        if not options:
+            return None
+        pa, pz = self.board.state_anchor(a), self.board.state_anchor(z)
+        mid = (pa + pz) / 2
+
+        def distance(code: str) -> float:
+            d = self.board.state_anchor(code) - mid
+            return d.x() ** 2 + d.y() ** 2
+
+        return min(options, key=distance)
+
+    def _show_win(self) -> None:
+        g = self.game
+        if g.is_terminal() and g.winner is not None:
+            self.win_banner.setText(f"10 DAYS!  {self._says(g.winner, 'wins', 'win', escape=False)}")
+            self.win_banner.adjustSize()
+            self.win_banner.move(max(8, (self.board_slot.width() - self.win_banner.width()) // 2), 14)
+            self.win_banner.raise_()
+            self.win_banner.show()
+        else:
+            self.win_banner.hide()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.pass_screen.isVisible():
+            self.pass_screen.setGeometry(self.rect())
+        if self.win_banner.isVisible():
+            self._show_win()
+
+    # --- shell hooks --------------------------------------------------------------------
+    def on_activate(self) -> None:
+        fills = {}
+        for code, colour in self.cards.state_colour.items():
+            fills[code] = _tint(self.cards.colours[colour].display)
+            c = self.cards.colours[colour]
+            self.board.set_state_tooltip(code, f"Card colour: {c.name} {c.symbol}")
+        self.board.set_fills(fills)
+        self._advance()
+
+    def on_deactivate(self) -> None:
+        self.ai_timer.stop()
+
+    def on_state_clicked(self, code: str) -> None:
+        c = self.cards.colours[self.cards.state_colour[code]]
+        nbs = sorted(self.rules.borders.neighbours(code))
+        where = ", ".join(self.cards.name(n) for n in nbs) if nbs else "none (fly there)"
+        self.status.emit(f"{self.cards.name(code)}: {c.name} card {c.symbol}; borders {where}.")
+
+    def save_state(self) -> dict | None:
+        if self.game is None:
+            return None
+        return {"engine": self.game.to_json(), "seats": [{"name": s.name, "kind": s.kind} for s in self.seats],
+                "hint": self.hint_on, "log": self.log[-LOG_KEPT:]}
+
+    def load_state(self, state: dict) -> None:
+        if not isinstance(state, dict):
+            raise SaveError("10 Days in the USA: the saved game is not a mapping")
+        raw = state.get("seats")
+        if not isinstance(raw, list) or not all(isinstance(s, dict) and isinstance(s.get("name"), str)
+                                                and s.get("kind") in SEAT_KINDS for s in raw):
+            raise SaveError("10 Days in the USA: 'seats' must list a name and a kind"
+                            f" ({', '.join(SEAT_KINDS)}) for each player")
+        game = TenDaysGame.from_json(state.get("engine"))
+        if len(raw) != game.players:
+            raise SaveError(f"10 Days in the USA: {len(raw)} seats for a game of {game.players} players")
+        log = state.get("log", [])
+        log = [line for line in log if isinstance(line, str)] if isinstance(log, list) else []
+        self._install(game, [Seat(s["name"], s["kind"]) for s in raw], log, bool(state.get("hint", False)))
+
+    def can_undo(self) -> bool:
+        """Within your own turn: taking a pile's top card (it was face up) or the choice of
+        day. A card drawn from the deck stays drawn, and a finished turn stays finished."""
+        g = self.game
+        if not self.is_human_turn() or not g.actions:
+            return False
+        last = g.actions[-1]
+        return (g.phase == PLACE and last.startswith("take:")) or (g.phase == DISCARD and last[:4] in ("day:", "keep"))
+
+    def undo(self) -> None:
+        if not self.can_undo():
+            return
+        g = self.game
+        undone = g.actions[-1]
+        self.game = g.undone(1)
+        if undone.startswith("day:"):
+            seat = self.game.current
+            self.last_replaced.pop(seat, None)
+        self._refresh()
+        self.changed.emit()
+        self.status.emit("Took back your last move.")
+
+    def help_html(self) -> str:
+        colours = ", ".join(f"{c.name} {c.symbol}" for k, c in self.cards.colours.items() if k != "white")
+        return f"""
+<h2>10 Days in the USA</h2>
+<p>Plan a ten-day trip across the country. The first player whose ten cards, read from
+day 1 to day 10, make one unbroken journey wins.</p>
+<h3>The cards</h3>
+<p>66 cards: one for each of the 50 states, ten airplanes (two in each of the five colours)
+and six automobiles. Every state card has a colour: {colours}; Alaska and Hawaii are white.
+The map shows each state in its card colour; hover a state to read it.</p>
+<h3>Dealing</h3>
+<p>You are dealt ten cards one at a time and put each on an empty day of your choice.
+Once a card is on a day it never moves; later it can only be replaced. Three cards start
+three face-up discard piles; the rest is the deck.</p>
+<h3>Your turn</h3>
+<ol>
+<li><b>Draw</b>: the top card of the deck, or the top card of any discard pile.</li>
+<li><b>Place or keep</b>: swap the drawn card for any one of your ten days (even one that
+already connects), or keep your journey as it is.</li>
+<li><b>Discard</b> the card you removed, or the drawn card, face up on a discard pile. If a
+pile is empty, the card must go there.</li>
+</ol>
+<p>When the deck runs out, every discard except the top card of each pile is shuffled into a new deck.</p>
+<h3>A valid journey</h3>
+<ul>
+<li>Day 1 and day 10 are state cards.</li>
+<li><b>Walk</b>: two state cards on consecutive days must share a border. Touching at a corner
+is not enough: Colorado-Arizona and Utah-New Mexico (the Four Corners) do not connect.
+Michigan counts as one state, so Ohio-Michigan-Wisconsin is a walk. Maine and New Hampshire
+connect on foot.</li>
+<li><b>Drive</b>: state, automobile, state. Some third state must border both (the
+automobile crosses it; you need no card for it). It also works between two states that
+border each other, if a third state borders both (California-car-Oregon, through Nevada),
+but not between Maine and New Hampshire, and never to or from Alaska or Hawaii.</li>
+<li><b>Fly</b>: state, airplane, state, all of one colour; the states need not be close.
+Flying to Alaska or Hawaii, the airplane has the colour of the state you leave; flying from
+them, the colour of the state you reach; between Alaska and Hawaii any airplane will do.</li>
+<li>Two transport cards may never be next to each other. Airplanes and automobiles are
+optional: ten bordering states are a fine journey.</li>
+</ul>
+<p>At the end of your turn your journey is checked; if it holds, it is <b>10 DAYS!</b> and you win.</p>
+<h3>On the screen</h3>
+<p>Your days are the cards under the map; the journey is drawn on the map: a line for a walk,
+a dashed line through the state a car crosses, an arc for a flight. Links that do not hold are
+red: hover them, or a red-edged card, for the reason. Click the deck or a pile to draw, a day to
+replace it, a pile to discard. Once you have clicked a card, the keys work too: D deck,
+Q W E piles 1-3, 1-9 and 0 days 1-10, K keep (on the map, letters type a state's name).
+You may take back taking a pile's top card or your choice of day (Game \u203a Undo) before you
+discard; a card drawn from the deck stays drawn. The optional hint counts the fewest cards you
+still need to change.</p>
+<p>With several people at one screen, each turn starts with a "pass to" screen so that nobody
+sees another's cards. Computer players come in three levels: easy, medium and hard.</p>
+<h3>What is ours</h3>
+<p>The rulebook does not say which colour each state card has, so the colours are our design:
+no two bordering states share a colour (a flight always skips at least one state), each colour
+has nine or ten states in all four Census regions, and each colour's states have the same total
+number of borders. In the app each player takes all ten starting cards before the next player;
+as nobody sees another's cards, that deals the same way as going round the table. Borders come
+from the Census Bureau's map: states border when they share a line, not a point.</p>
+"""

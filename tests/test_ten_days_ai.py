@@ -1,0 +1,151 @@
+"""10 Days in the USA: the "cards still to change" measure, the computer players and
+seeded self-play with the cards counted at every step."""
+import random
+from collections import Counter
+
+import pytest
+
+from stateside.games.ten_days.ai import (
+    DistancePlayer, analyse, changes_needed, make_player, tables,
+)
+from stateside.games.ten_days.cards import face_of, load_cards
+from stateside.games.ten_days.journey import check_journey
+from stateside.games.ten_days.rules import DEAL, DRAW, Setup, TenDaysGame
+from stateside.games.ten_days.selfplay import ROUNDS_LIMIT, play_game
+
+CARDS = load_cards()
+ALL_CARDS = sorted(CARDS.card_ids())
+FACES = sorted({face_of(c) for c in ALL_CARDS})
+
+
+def random_hands(count, seed=0):
+    rng = random.Random(seed)
+    return [[face_of(c) for c in rng.sample(ALL_CARDS, 10)] for _ in range(count)]
+
+
+def test_distance_zero_exactly_for_valid_journeys():
+    valid = "CA OR WA ID MT WY CO NE IA MN".split()
+    assert analyse(valid).distance == 0 and changes_needed(valid) == 0
+    for hand in random_hands(200):
+        assert (analyse(hand).distance == 0) == check_journey(hand).valid
+
+
+def test_single_change_tables_match_a_fresh_analysis():
+    rng = random.Random(4)
+    for hand in random_hands(30, seed=1):
+        a = analyse(hand)
+        for _ in range(8):
+            slot, face = rng.randrange(10), rng.choice(FACES)
+            trial = list(hand)
+            trial[slot] = face
+            assert a.after(face, tables())[slot] \
+                == analyse(trial).distance, (hand, slot, face)
+
+
+def test_one_bad_card_needs_one_change():
+    """Completing a Journey: day 10 must be a state card, so an airplane there costs one change."""
+    hand = "CA OR WA ID MT WY CO NE IA plane-red".split()
+    assert analyse(hand).distance == changes_needed(hand) == 1
+
+
+def test_exact_count_respects_one_card_per_state():
+    """The planned journey may not use Vermont twice: the only red state beside New York
+    that Pennsylvania's red airplane could reach is Vermont, already on day 10."""
+    hand = "VA WV PA plane-red OR NY CT RI MA VT".split()
+    assert analyse(hand).distance == 1
+    assert changes_needed(hand) == 2
+
+
+def test_lower_bound_never_exceeds_the_exact_count():
+    for hand in random_hands(40, seed=2):
+        assert analyse(hand).distance <= changes_needed(hand)
+
+
+def test_empty_slots_count_as_changes_during_the_deal():
+    hand = "CA OR WA ID MT WY CO NE IA MN".split()
+    hand[3] = None
+    assert analyse(hand).distance == 1
+
+
+def test_player_specs():
+    for spec in ("random", "ai:easy", "ai:medium", "ai:hard"):
+        assert hasattr(make_player(spec, 1), "choose")
+    with pytest.raises(ValueError, match="unknown player 'ai:godlike'"):
+        make_player("ai:godlike", 1)
+
+
+def _after_deal(seed=3):
+    game = TenDaysGame(Setup(2, seed))
+    while game.phase == DEAL:
+        game.apply_action(game.legal_actions()[0])
+    return game
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_computer_takes_the_discard_that_completes_its_journey(level):
+    game = _after_deal()
+    # seat 0 holds a journey one card short; Minnesota lies on top of discard pile 2
+    want = "CA OR WA ID MT WY CO NE IA MN".split()
+    where = {c: p for p in [game.deck, *game.piles, *game.journeys] for c in p}
+    for slot, card in enumerate(want[:9]):
+        place = where[card]
+        place[place.index(card)] = game.journeys[0][slot]
+        where[game.journeys[0][slot]] = place
+        game.journeys[0][slot] = card
+        where[card] = game.journeys[0]
+    place = where["MN"]
+    place[place.index("MN")] = game.piles[1][-1]
+    game.piles[1][-1] = "MN"
+    assert sorted(game.all_cards()) == ALL_CARDS
+    player = make_player(f"ai:{level}", 0)
+    assert game.phase == DRAW and player.choose(game) == "take:2"
+    game.apply_action("take:2")
+    assert player.choose(game) == "day:10"
+    game.apply_action("day:10")
+    game.apply_action(player.choose(game))
+    assert game.winner == 0
+
+
+def test_hard_prefers_the_journey_more_cards_would_complete():
+    """Two places for the drawn card keep the count the same; the careful player keeps
+    the journey that more unseen cards would finish."""
+    player = DistancePlayer(0, careful=True)
+    open_end = "CA OR WA ID MT WY CO NE IA plane-red".split()   # many states end it
+    narrow = "ME NH VT NY PA OH IN IL WI plane-red".split()       # WI's neighbours: MN, IA, MI, IL
+    unseen = Counter(FACES)
+    assert player._prospect(open_end, unseen) <= player._prospect(narrow, unseen)
+
+
+def test_hard_beats_random_in_every_one_of_ten_games():
+    for seed in range(10):
+        record = play_game(["ai:hard", "random"], seed)
+        assert record.winners == [0]
+
+
+def test_selfplay_500_games_conserve_the_66_cards_and_end_properly():
+    """500 seeded games (2-4 players, every level and random players): after every action
+    the 66 cards are all somewhere; each game ends with a valid winning journey or at the
+    turn limit."""
+    lineups = [["ai:easy", "random"], ["ai:medium", "ai:easy"], ["ai:hard", "random", "ai:easy"],
+               ["random", "ai:easy", "ai:easy", "random"], ["ai:easy", "ai:easy", "ai:hard"],
+               ["random", "random"]]
+    outcomes = Counter()
+    for seed in range(500):
+        players = lineups[seed % len(lineups)]
+        games = []
+
+        def check(game):
+            assert sorted(game.all_cards()) == ALL_CARDS
+            games.append(game)
+
+        record = play_game(players, seed, on_action=check)
+        game = games[-1]
+        assert game.is_terminal()
+        if record.winners:
+            assert record.winners == [game.winner]
+            assert check_journey(game.journeys[game.winner]).valid
+            outcomes["won"] += 1
+        else:
+            assert game.turns == ROUNDS_LIMIT * len(players)
+            outcomes["turn limit"] += 1
+    assert outcomes["won"] > 250 and outcomes["turn limit"] > 0

@@ -1,0 +1,263 @@
+"""10 Days in the USA, the Qt mode: a turn played by clicking, hot-seat pass screens,
+the journey on the map, the win, undo, save and resume."""
+import pytest
+from PySide6.QtCore import Qt
+
+from stateside.board.items import PathItem
+from stateside.board.view import BoardView
+from stateside.errors import SaveError
+from stateside.games.ten_days.cards import face_of
+from stateside.games.ten_days.journey import check_journey
+from stateside.games.ten_days.mode import Seat, TenDaysMode
+from stateside.games.ten_days.rules import DEAL, DISCARD, DRAW, PLACE
+
+
+@pytest.fixture
+def mode(qtbot):
+    board = BoardView()
+    m = TenDaysMode(board)
+    qtbot.addWidget(m)
+    m.resize(1280, 760)
+    m.show()
+    m.activate()
+    qtbot.waitExposed(m)
+    m.ai_delay_ms = 0
+    return m
+
+
+def click_card(qtbot, row, index):
+    qtbot.mouseClick(row, Qt.LeftButton, pos=row.card_rect(index).center().toPoint())
+
+
+def deal_by_clicking(qtbot, mode, seat=0):
+    """Put each dealt card on the next empty day by clicking it."""
+    for day in range(10):
+        assert mode.game.phase == DEAL and mode.game.current == seat
+        click_card(qtbot, mode.journey_row, day)
+
+
+def rig(game, seat, days):
+    """Swap the named cards into a player's days, wherever they lay (66 cards kept)."""
+    for slot, card in enumerate(days):
+        for place in [game.deck, *game.piles, *game.journeys]:
+            if card in place:
+                place[place.index(card)] = game.journeys[seat][slot]
+                break
+        game.journeys[seat][slot] = card
+
+
+def paths(board):
+    return [item for item in board.scene().items() if isinstance(item, PathItem)]
+
+
+def test_plays_a_turn_by_clicking(qtbot, mode):
+    """Taking a Turn, by clicks: deal ten cards onto the days, draw from the deck, replace
+    day 4, discard the old card onto pile 2."""
+    g = mode.game
+    assert [s.kind for s in mode.seats] == ["human", "ai:medium"]
+    deal_by_clicking(qtbot, mode)
+    assert None not in g.journeys[0]
+    qtbot.waitUntil(lambda: mode.is_human_turn() and mode.game.phase == DRAW, timeout=5000)
+    assert "Ada has taken ten cards." in mode.log
+
+    click_card(qtbot, mode.table_row, 0)           # the deck
+    assert g.phase == PLACE
+    drawn, old_day_4 = g.held, g.journeys[0][3]
+    click_card(qtbot, mode.journey_row, 3)          # day 4
+    assert g.phase == DISCARD and g.journeys[0][3] == drawn and g.held == old_day_4
+    click_card(qtbot, mode.table_row, 2)            # pile 2
+    assert g.piles[1][-1] == old_day_4 and g.turns >= 1
+    assert "You drew from the deck, put it on day 4" in " ".join(mode.log)
+    # the journey is drawn on the map: one path per link (two for a car through a state)
+    assert len(paths(mode.board)) >= len(check_journey(g.journeys[0]).links)
+
+
+def test_computer_plays_its_turn_after_yours(qtbot, mode):
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and mode.game.phase == DRAW, timeout=5000)
+    click_card(qtbot, mode.table_row, 0)
+    mode._keep_clicked()
+    click_card(qtbot, mode.table_row, 1)
+    qtbot.waitUntil(lambda: mode.game.turns >= 2 and mode.is_human_turn(), timeout=5000)
+    assert mode.log[-1].startswith("Ada ")
+
+
+def test_dropping_the_drawn_card_on_a_pile_keeps_the_journey(qtbot, mode):
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and mode.game.phase == DRAW, timeout=5000)
+    g = mode.game
+    before = list(g.journeys[0])
+    click_card(qtbot, mode.table_row, 0)
+    drawn = g.held
+    click_card(qtbot, mode.table_row, 3)
+    assert g.journeys[0] == before and g.piles[2][-1] == drawn
+    assert mode.log[-1] == f"You drew from the deck, kept the journey and discarded {mode.cards.name(face_of(drawn))} onto pile 3."
+
+
+def test_empty_pile_must_take_the_discard(qtbot, mode):
+    """Taking a Turn, 3: with an empty pile, clicking another pile is refused with the reason."""
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and mode.game.phase == DRAW, timeout=5000)
+    g = mode.game
+    empty_pile = next(k for k, p in enumerate(g.piles) if len(p) == 1)  # take it: it becomes empty
+    taken = g.piles[empty_pile][-1]
+    click_card(qtbot, mode.table_row, empty_pile + 1)
+    assert g.phase == PLACE and not g.piles[empty_pile] and g.held == taken
+    messages = []
+    mode.status.connect(messages.append)
+    other = (empty_pile + 1) % 3
+    click_card(qtbot, mode.table_row, other + 1)
+    assert g.phase == PLACE and messages and "empty pile first" in messages[-1]
+    click_card(qtbot, mode.journey_row, 0)
+    old_day_1 = g.held
+    click_card(qtbot, mode.table_row, empty_pile + 1)
+    assert g.piles[empty_pile] == [old_day_1]
+    assert mode.log[-1] == (f"You took {mode.cards.name(face_of(taken))} from pile {empty_pile + 1}, put it on day 1"
+                            f" and discarded {mode.cards.name(face_of(old_day_1))} onto pile {empty_pile + 1}.")
+
+
+def test_undo_a_pile_take_but_not_a_deck_draw(qtbot, mode):
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and mode.game.phase == DRAW, timeout=5000)
+    top = mode.game.piles[0][-1]
+    click_card(qtbot, mode.table_row, 1)
+    assert mode.can_undo()
+    mode.undo()
+    assert mode.game.phase == DRAW and mode.game.piles[0][-1] == top
+    click_card(qtbot, mode.table_row, 0)
+    assert not mode.can_undo()                      # the deck's card has been seen
+    click_card(qtbot, mode.journey_row, 0)
+    assert mode.can_undo()                          # the choice of day may be taken back
+    mode.undo()
+    assert mode.game.phase == PLACE
+
+
+def test_hot_seat_hides_cards_behind_pass_screen(qtbot, mode):
+    mode.start_game([Seat("Alice", "human"), Seat("Bob", "human")], first=0, seed=4)
+    assert mode.pass_screen.isVisible() and "Pass to Alice" in mode.pass_screen.title.text()
+    assert all(slot.down for slot in mode.journey_row.slots) and not mode.is_human_turn()
+    qtbot.mouseClick(mode.pass_screen.button, Qt.LeftButton)
+    assert mode.is_human_turn() and mode.viewer == 0
+    deal_by_clicking(qtbot, mode, seat=0)
+    assert mode.pass_screen.isVisible() and "Pass to Bob" in mode.pass_screen.title.text()
+    assert mode.viewer is None and all(slot.down for slot in mode.journey_row.slots)
+    assert not paths(mode.board)                    # Alice's journey is off the map too
+    qtbot.mouseClick(mode.pass_screen.button, Qt.LeftButton)
+    assert mode.viewer == 1 and mode.game.current == 1
+
+
+def test_invalid_link_is_red_with_the_reason_on_hover(qtbot, mode):
+    g = mode.game
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
+    rig(g, 0, "NE WY CO AZ NM TX OK KS car-1 IL".split())
+    mode._refresh()
+    tips = {p.toolTip(): p.pen().color().name() for p in paths(mode.board)}
+    bad = [t for t in tips if "meet only at a corner" in t]
+    assert bad == ["Day 3-4: walk from Colorado to Arizona\nNot valid: Colorado and Arizona meet only at a corner"]
+    assert tips[bad[0]] == "#e63946"
+    assert any("through" in t and "Kansas to Illinois" in t for t in tips)   # the car, through Missouri
+    assert "day 3-4: Colorado and Arizona meet only at a corner" in mode.problems_label.text()
+    assert [s.outline for s in mode.journey_row.slots][2:4] == ["bad", "bad"]
+
+
+def test_hint_counts_cards_to_change(qtbot, mode):
+    g = mode.game
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
+    rig(g, 0, "CA OR WA ID MT WY CO NE IA plane-red-1".split())
+    mode._refresh()
+    assert "Hint" not in mode.problems_label.text()  # off by default
+    mode.hint_box.setChecked(True)
+    assert "change at least 1 card to finish" in mode.problems_label.text()
+
+
+def test_ten_days_win_is_announced_with_the_journey_on_the_map(qtbot, mode):
+    """Winning the Game: at the end of your turn a valid journey wins: "10 DAYS!"."""
+    g = mode.game
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
+    rig(g, 0, "CA OR WA ID MT WY CO NE IA MN".split())
+    click_card(qtbot, mode.table_row, 0)
+    mode._keep_clicked()
+    click_card(qtbot, mode.table_row, 1)
+    assert g.is_terminal() and g.winner == 0
+    assert mode.win_banner.isVisible() and mode.win_banner.text() == "10 DAYS!  You win"
+    assert mode.strip_title.text() == "Your winning journey" and mode.log[-1].endswith("<b>10 DAYS! You win.</b>")
+    assert len(paths(mode.board)) == 9 and all(p.pen().color().name() == "#1d3557" for p in paths(mode.board))
+
+
+def test_save_and_resume(qtbot, mode):
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and mode.game.phase == DRAW, timeout=5000)
+    click_card(qtbot, mode.table_row, 0)
+    saved = mode.save_state()
+    other = TenDaysMode(BoardView())
+    qtbot.addWidget(other)
+    other.load_state(saved)
+    assert other.game.journeys == mode.game.journeys and other.game.held == mode.game.held
+    assert other.game.phase == PLACE and other.seats == mode.seats
+
+
+@pytest.mark.parametrize("bad,message", [
+    ("junk", "not a mapping"),
+    ({"seats": "x"}, "'seats' must list"),
+    ({"seats": [{"name": "A", "kind": "human"}, {"name": "B", "kind": "ai:medium"}],
+      "engine": {"version": 1, "players": 2, "seed": 1, "first_player": 0, "actions": ["day:1", "day:1"]}},
+     "action 2 does not replay"),
+    ({"seats": [{"name": "A", "kind": "human"}],
+      "engine": {"version": 1, "players": 2, "seed": 1, "first_player": 0, "actions": []}}, "1 seats for a game of 2"),
+])
+def test_bad_save_leaves_the_game_untouched(qtbot, mode, bad, message):
+    before = mode.save_state()
+    with pytest.raises(SaveError, match=message):
+        mode.load_state(bad)
+    assert mode.save_state() == before
+
+
+def test_keys_play_a_turn_once_the_cards_have_focus(qtbot, mode):
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and mode.game.phase == DRAW, timeout=5000)
+    g = mode.game
+    mode.activateWindow()                           # shortcuts need the active window
+    qtbot.waitActive(mode)
+    mode.journey_row.setFocus()
+    qtbot.waitUntil(lambda: mode.journey_row.hasFocus(), timeout=2000)
+    qtbot.keyClick(mode.journey_row, Qt.Key_D)
+    assert g.phase == PLACE
+    qtbot.keyClick(mode.journey_row, Qt.Key_0)      # day 10
+    assert g.phase == DISCARD
+    old_day_10 = g.held
+    qtbot.keyClick(mode.journey_row, Qt.Key_W)      # pile 2
+    assert g.piles[1][-1] == old_day_10
+
+
+def test_letters_typed_on_the_map_do_not_play(qtbot, mode):
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and mode.game.phase == DRAW, timeout=5000)
+    mode.activateWindow()
+    qtbot.waitActive(mode)
+    mode.board.setFocus()
+    qtbot.waitUntil(lambda: mode.board.hasFocus(), timeout=2000)
+    qtbot.keyClicks(mode.board, "de")               # starts typing "Delaware", draws nothing
+    assert mode.game.phase == DRAW
+
+
+def test_setup_dialog_offers_two_to_four_seats(qtbot, mode):
+    from stateside.games.ten_days.mode import SetupDialog
+
+    dialog = SetupDialog(mode.seats, first=1, hint=True)
+    qtbot.addWidget(dialog)
+    dialog.count.setValue(3)
+    dialog.kinds[2].setCurrentIndex(3)   # hard computer
+    seats = dialog.seats()
+    assert [s.kind for s in seats] == ["human", "ai:medium", "ai:hard"]
+    assert dialog.first.count() == 3 and dialog.first.currentIndex() == 1 and dialog.hint.isChecked()
+    mode.start_game(seats, dialog.first.currentIndex(), dialog.hint.isChecked(), seed=2)
+    assert mode.game.players == 3 and mode.game.current == 1 and mode.hint_on
+
+
+def test_rules_help_names_what_is_ours(mode):
+    text = mode.help_html()
+    for needed in ("Four Corners", "Maine and New Hampshire", "What is ours", "no two bordering states share a colour"):
+        assert needed in text
