@@ -1,4 +1,30 @@
 import os
 
+import pytest
+
 # Qt tests run without a display.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture(autouse=True)
+def _private_config_dir(tmp_path, monkeypatch):
+    """Settings, autosaves and game histories of a test go to its own folder, never the
+    person's real ones."""
+    monkeypatch.setenv("STATESIDE_CONFIG_DIR", str(tmp_path / "config"))
+
+
+@pytest.fixture
+def show_mode(qtbot):
+    """Open a game's mode on a fresh board, shown and active: show_mode(ModeClass)."""
+    from stateside.board.view import BoardView
+
+    def show(mode_class, size=(1280, 760)):
+        mode = mode_class(BoardView())
+        qtbot.addWidget(mode)
+        mode.resize(*size)
+        mode.show()
+        mode.activate()
+        qtbot.waitExposed(mode)
+        return mode
+
+    return show

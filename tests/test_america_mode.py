@@ -3,21 +3,13 @@ the reveal, save and resume."""
 import pytest
 from PySide6.QtCore import Qt
 
-from stateside.board.view import BoardView
 from stateside.errors import SaveError
 from stateside.games.america.mode import AmericaMode
 
 
 @pytest.fixture
-def mode(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("STATESIDE_CONFIG_DIR", str(tmp_path))   # the used-topics history goes here
-    board = BoardView()
-    m = AmericaMode(board)
-    qtbot.addWidget(m)
-    m.resize(1280, 760)
-    m.show()
-    m.activate()
-    qtbot.waitExposed(m)
+def mode(show_mode):
+    m = show_mode(AmericaMode)   # the used-topics history goes to the test's config folder
     m.ai_delay_ms = 0
     return m
 

@@ -19,14 +19,8 @@ class FakeClock:
 
 
 @pytest.fixture
-def mode(qtbot):
-    board = BoardView()
-    m = ScrambledStatesMode(board)
-    qtbot.addWidget(m)
-    m.resize(1280, 720)
-    m.show()
-    m.activate()
-    qtbot.waitExposed(m)
+def mode(show_mode):
+    m = show_mode(ScrambledStatesMode, size=(1280, 720))
     m.now = FakeClock()
     return m
 

@@ -13,14 +13,8 @@ from stateside.games.ten_days.rules import DEAL, DISCARD, DRAW, PLACE
 
 
 @pytest.fixture
-def mode(qtbot):
-    board = BoardView()
-    m = TenDaysMode(board)
-    qtbot.addWidget(m)
-    m.resize(1280, 760)
-    m.show()
-    m.activate()
-    qtbot.waitExposed(m)
+def mode(show_mode):
+    m = show_mode(TenDaysMode)
     m.ai_delay_ms = 0
     return m
 
