@@ -48,7 +48,8 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.persist = persist   # off for --screenshot: no settings read or written, no autosave
         self.setWindowTitle(APP_NAME)
-        self.setWindowIcon(app_icon())
+        # Six PNGs to decode: after the first paint, which is what start-up waits for.
+        QTimer.singleShot(150, lambda: self.setWindowIcon(app_icon()))
         self.settings = QSettings(str(config_dir() / "settings.ini"), QSettings.IniFormat) if persist else None
         self.board = BoardView()
         self.games: list[GameInfo] = [*discover_games(), EXPLORER]
@@ -78,14 +79,16 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.stack)
         self._build_menus()
         self.statusBar().showMessage("Choose a game in the bar above, or explore the map.")
-        self.setStyleSheet(
+        # Style sheets are set on the widgets they style, not the window: a window-wide
+        # sheet makes Qt restyle every widget it creates, which start-up pays for.
+        self.chooser.setStyleSheet(
             "QToolBar#gameChooser { background: #1d3557; border: none; spacing: 2px; padding: 3px; }"
             "QToolBar#gameChooser QToolButton { color: #f1faee; padding: 6px 12px; font-size: 13px;"
             " border-radius: 4px; }"
             "QToolBar#gameChooser QToolButton:hover { background: #2c4a70; }"
             "QToolBar#gameChooser QToolButton:checked { background: #e63946; color: white; font-weight: bold; }"
-            "QFrame#sidePanel { background: #f7f5ef; border-left: 1px solid #d8d2c4; }"
         )
+        self.stack.setStyleSheet("QFrame#sidePanel { background: #f7f5ef; border-left: 1px solid #d8d2c4; }")
 
     # ---------------------------------------------------------------- menus
     def _build_menus(self) -> None:
