@@ -43,7 +43,36 @@ def play_card(game: AmericaGame, plan: dict[int, list[str]], choice: str = "choo
         game.apply_action(todo.pop(0) if todo else "pass")
 
 
+# --- Setup ---------------------------------------------------------------------------------
+
+def test_setup_six_markers_one_on_the_score_track():
+    """Setup: "Each player gets 6 markers of one color and places one of them on space 0 on
+    the score track": five to place, a score of 0, the colours of the rulebook."""
+    game = new_game(6)
+    assert game.scores == [0] * 6
+    assert game.supply == [5] * 6 and game.nonscoring == [0] * 6
+    assert all(game.markers_total(seat) == 5 for seat in range(6))
+    from stateside.games.america.rules import COLOURS
+
+    assert {c[0] for c in COLOURS} == {"White", "Red", "Silver", "Blue", "Light Blue", "Black"}
+
+
 # --- 1. Change the Start Player, 3. Place the Markers ----------------------------------------
+
+def test_one_marker_per_turn_the_no_exact_spaces_included():
+    """3. Place the Markers > Place a Marker on the "No Exact" or "No Exact or Adjacent"
+    Spaces: "(one per turn)"; Place Another Marker: "one marker per turn". Every placement,
+    on a state, a bar or a No Exact space, hands the turn to the next player."""
+    game = new_game(3)
+    game.apply_action("choose:0")
+    order = []
+    for action in ("place:state:no-exact", "place:year:no-exact-or-adjacent", "place:state:GA",
+                   "place:number:1B", "place:year:1600"):
+        order.append(game.current_player())
+        game.apply_action(action)
+    assert order == [1, 2, 0, 1, 2]
+    assert game.supply == [4, 3, 3]
+
 
 def test_start_player_moves_clockwise_and_the_left_neighbour_places_first():
     """How to Play > 1. Change the Start Player: the box passes clockwise each card;

@@ -173,3 +173,78 @@ def test_a_tie_shows_the_showdown(qtbot, mode):
     mode.next_card()
     assert mode.header.text().startswith("Showdown card 1 \u00b7 Red vs Blue")
     assert mode.track.rows[2].status == "watching"
+
+
+def test_setup_dialog_picks_who_reads_the_first_card(qtbot, mode):
+    """How to Play > 1. Change the Start Player: "For the first card, choose the start
+    player" (the players agree); the New game dialog asks for it."""
+    from stateside.games.america.mode import SetupDialog
+
+    dialog = SetupDialog(["human", "ai:easy", "ai:hard"], mode)
+    qtbot.addWidget(dialog)
+    assert [dialog.first.itemText(i) for i in range(dialog.first.count())] == ["Red", "Blue", "White"]
+    dialog.first.setCurrentIndex(2)
+    dialog.count.setValue(4)                       # more seats keep the choice
+    assert dialog.first.count() == 4 and dialog.start_player() == 2
+    dialog.count.setValue(2)                       # White is gone: back to Red
+    assert dialog.start_player() == 0
+    dialog.first.setCurrentIndex(1)
+    mode.start_game(dialog.seats(), seed=1, start_player=dialog.start_player())
+    g = mode.game
+    assert g.start_player == 1 and g.current_player() == 1
+    assert "Blue reads the card" in mode.header.text()
+
+
+def test_refused_clicks_are_explained_in_the_panel(qtbot, mode):
+    mode.start_game(["human", "human"], seed=3)
+    click_state(qtbot, mode.board, "TX")            # the topic is not chosen yet
+    assert mode.notice.isVisible() and "choose this card's topic" in mode.notice.text()
+    mode.choose_buttons[0].clicked.emit()
+    assert not mode.notice.isVisible()
+    click_state(qtbot, mode.board, "TX")
+    click_state(qtbot, mode.board, "TX")
+    assert mode.notice.isVisible() and "Texas already holds Blue's marker" in mode.notice.text()
+    click_state(qtbot, mode.board, "OK")
+    assert not mode.notice.isVisible()
+
+
+def test_the_topics_offered_show_the_east_west_hint(mode):
+    """2. Choose a Side to Read From: the shading behind the State question (east or west of
+    the Mississippi) is on the half of the card the start player sees."""
+    from stateside.games.america.rules import mississippi_side
+
+    mode.start_game(["human", "human"], seed=3)
+    for button, topic in zip(mode.choose_buttons, mode.game.offered_topics()):
+        assert f"{mississippi_side(topic.state.answer)} of the Mississippi" in button.label.text()
+
+
+def test_keyboard_shortcuts_work_and_are_in_the_help(qtbot, mode):
+    mode.start_game(["human", "human"], seed=3)
+    window = mode.window()
+    second = mode.game.offered_topics()[1]
+    qtbot.keyClick(window, Qt.Key_2, Qt.ControlModifier)
+    assert mode.game.phase == "place" and mode.game.topic() is second
+    mode.bars.spaceClicked.emit("year", "1600")     # Blue
+    mode.bars.spaceClicked.emit("year", "1700")     # Red
+    qtbot.keyClick(window, Qt.Key_P, Qt.ControlModifier)    # Blue passes
+    qtbot.waitUntil(lambda: 1 in mode.game.passed, timeout=2000)
+    qtbot.keyClick(window, Qt.Key_P, Qt.ControlModifier)    # Red passes: the card is scored
+    qtbot.waitUntil(lambda: mode.revealing, timeout=2000)
+    qtbot.keyClick(window, Qt.Key_Return, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: not mode.revealing, timeout=2000)
+    assert mode.game.card_number == 2
+    keys = mode.help_html()
+    for key in ("Ctrl+1", "Ctrl+2", "Ctrl+P", "Ctrl+Enter", "Ctrl+Z", "arrow keys"):
+        assert key in keys
+
+
+@pytest.mark.parametrize("seats", [[["human"], "ai:easy"], [{"a": 1}, "human"], [None, "human"], "human"])
+def test_malformed_seats_are_save_errors_and_change_nothing(qtbot, mode, seats):
+    mode.start_game(["human", "human"], seed=5)
+    mode.choose_buttons[0].clicked.emit()
+    click_state(qtbot, mode.board, "TX")
+    before = mode.save_state()
+    state = dict(before, seats=seats)
+    with pytest.raises(SaveError, match="seats"):
+        mode.load_state(state)
+    assert mode.save_state() == before

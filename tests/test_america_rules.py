@@ -130,7 +130,10 @@ def test_scoring_example_explanations_and_order():
     ("AK", "HI", True),                                 # for game purposes
     ("DE", "MD", True), ("DE", "PA", True), ("DE", "NJ", True),
     ("CT", "NJ", False), ("MI", "WI", True),
-    ("MN", "WI", True), ("IA", "IL", True), ("MO", "TN", True), ("AR", "MS", True), ("LA", "MS", True),
+    # "States that share the Mississippi River as a border are adjacent to each other": every
+    # pair facing each other across the river
+    ("MN", "WI", True), ("IA", "WI", True), ("IA", "IL", True), ("IL", "MO", True), ("KY", "MO", True),
+    ("MO", "TN", True), ("AR", "TN", True), ("AR", "MS", True), ("LA", "MS", True),
 ])
 def test_state_adjacency_notes(a, b, adjacent):
     """Rulebook, 4. Score > State Scoring > State adjacency notes."""

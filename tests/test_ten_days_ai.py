@@ -149,3 +149,25 @@ def test_selfplay_500_games_conserve_the_66_cards_and_end_properly():
             assert game.turns == ROUNDS_LIMIT * len(players)
             outcomes["turn limit"] += 1
     assert outcomes["won"] > 250 and outcomes["turn limit"] > 0
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_computer_never_breaks_a_finished_journey(level):
+    """Winning the Game: a journey that is already valid (dealt so, say) wins at the end of
+    the turn; no computer level trades it for a broken one, whatever it draws (swapping in
+    a card that keeps it valid, an automobile for Oregon between California and Washington,
+    is fine)."""
+    for seed in range(12):
+        game = _after_deal(seed)
+        want = "CA OR WA ID MT WY CO NE IA MN".split()
+        where = {c: p for p in [game.deck, *game.piles, *game.journeys] for c in p}
+        for slot, card in enumerate(want):
+            place = where[card]
+            place[place.index(card)] = game.journeys[0][slot]
+            where[game.journeys[0][slot]] = place
+            game.journeys[0][slot] = card
+            where[card] = game.journeys[0]
+        player = make_player(f"ai:{level}", seed)
+        while not game.is_terminal():
+            game.apply_action(player.choose(game))
+        assert game.winner == 0 and game.turns == 1 and check_journey(game.journeys[0]).valid, (level, seed)

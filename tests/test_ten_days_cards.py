@@ -76,6 +76,8 @@ def test_parse_token_reads_codes_cars_and_planes():
     with pytest.raises(UnknownCardError, match="no white airplanes"):
         CARDS.parse_token("plane-white")
     with pytest.raises(UnknownCardError, match="the colours are"):
+        CARDS.parse_token("plane-purple")
+    with pytest.raises(UnknownCardError, match="two blues, plane-dark-blue and plane-light-blue"):
         CARDS.parse_token("plane-blue")
     with pytest.raises(UnknownCardError, match="not a card"):
         CARDS.parse_token("XX")

@@ -237,3 +237,69 @@ def test_automobile_between_bordering_states_california_oregon():
     assert RULES.borders.adjacent("CA", "OR")
     assert "NV" in RULES.car_via("CA", "OR")
     assert check("CA car OR WA ID MT WY CO NE KS").valid
+
+
+# --- Alaska and Hawaii, every direction (review) -------------------------------------
+
+@pytest.mark.parametrize("island", ["AK", "HI"])
+def test_flying_to_alaska_or_hawaii_colour_of_the_state_left(island):
+    """Flying to Alaska or Hawaii: the airplane matches the state the player departs from
+    (Washington is green), whatever the island's own white colour."""
+    name = {"AK": "Alaska", "HI": "Hawaii"}[island]
+    assert COLOUR["WA"] == "green"
+    assert check(f"CA OR ID MT WY CO NE SD plane-green {island}").lines() == [
+        f"day 8-10: flying to {name} needs an airplane of the colour of South Dakota (dark blue), not a green airplane"]
+    assert check(f"CO WY UT NV CA OR ID WA plane-green {island}").valid
+    assert link_reason("WA", "plane-green", island) == ""
+    for colour in PLANE_COLOURS:
+        if colour != "green":
+            assert link_reason("WA", f"plane-{colour}", island) != ""
+
+
+@pytest.mark.parametrize("island", ["AK", "HI"])
+def test_flying_from_alaska_or_hawaii_colour_of_the_state_reached(island):
+    """Flying from Alaska or Hawaii: the airplane matches the destination's colour."""
+    name = {"AK": "Alaska", "HI": "Hawaii"}[island]
+    assert check(f"{island} plane-green WA ID MT WY CO NE IA MN").valid
+    assert problems(f"{island} plane-dark-blue WA ID MT WY CO NE IA MN") == [
+        f"day 1-3: flying from {name} needs an airplane of the colour of Washington (green), not a dark blue airplane"]
+
+
+def test_flying_between_alaska_and_hawaii_inside_a_longer_journey():
+    """Flying Between Alaska and Hawaii, with the flights to and from them on either side:
+    Washington (green) -> green plane -> Alaska -> red plane -> Hawaii -> light blue plane
+    -> California (light blue)."""
+    report = check("WA plane-green AK plane-red HI plane-light-blue CA NV UT CO")
+    assert report.valid
+    assert [(l.kind, l.origin, l.destination, l.transport) for l in report.links[:3]] == [
+        ("plane", "WA", "AK", "plane-green"), ("plane", "AK", "HI", "plane-red"),
+        ("plane", "HI", "CA", "plane-light-blue")]
+    # the other way round, Hawaii to Alaska with a tan airplane, then a wrong colour out of Alaska
+    assert problems("HI plane-tan AK plane-tan WA ID MT WY CO NE") == [
+        "day 3-5: flying from Alaska needs an airplane of the colour of Washington (green), not a tan airplane"]
+
+
+def test_automobile_between_alaska_and_hawaii_is_refused():
+    """Traveling by Automobile, Important: no automobile to or from Alaska or Hawaii, not
+    even between the two of them (only an airplane of any colour joins them)."""
+    assert link_reason("AK", "car", "HI") == "an automobile cannot go to or from Alaska; only an airplane reaches it"
+    assert link_reason("HI", "car", "AK") == "an automobile cannot go to or from Hawaii; only an airplane reaches it"
+    assert problems("CA OR WA ID MT WY CO NE car AK") == [
+        "day 8-10: an automobile cannot go to or from Alaska; only an airplane reaches it"]
+
+
+def test_transport_cards_three_in_a_row_and_on_days_1_and_2():
+    """Completing a Journey: no two transport cards side by side, day 1 a state card;
+    each pair of neighbours is reported with its days."""
+    side_by_side = "two transport cards cannot be next to each other; each one must stand between two state cards"
+    assert problems("CA car plane-red car MT WY CO NE IA MN") == [f"day 2-3: {side_by_side}", f"day 3-4: {side_by_side}"]
+    assert problems("plane-red car OR WA ID MT WY CO NE IA") == [
+        "day 1: the journey must begin with a state card, not a red airplane", f"day 1-2: {side_by_side}"]
+
+
+def test_four_corners_an_automobile_still_joins_colorado_and_arizona():
+    """Four Corners + Traveling by Automobile: Colorado and Arizona do not border, but Utah
+    and New Mexico each border both, so Colorado, automobile, Arizona is a valid link."""
+    assert RULES.car_via("CO", "AZ") == ["NM", "UT"]
+    assert check("CO car AZ NM TX OK KS MO IL IN").valid
+    assert RULES.car_via("UT", "NM") == ["AZ", "CO"]

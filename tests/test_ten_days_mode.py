@@ -7,7 +7,7 @@ from stateside.board.items import PathItem
 from stateside.board.view import BoardView
 from stateside.errors import SaveError
 from stateside.games.ten_days.cards import face_of
-from stateside.games.ten_days.journey import check_journey
+from stateside.games.ten_days.journey import a_card, check_journey
 from stateside.games.ten_days.mode import Seat, TenDaysMode
 from stateside.games.ten_days.rules import DEAL, DISCARD, DRAW, PLACE
 
@@ -85,7 +85,7 @@ def test_dropping_the_drawn_card_on_a_pile_keeps_the_journey(qtbot, mode):
     drawn = g.held
     click_card(qtbot, mode.table_row, 3)
     assert g.journeys[0] == before and g.piles[2][-1] == drawn
-    assert mode.log[-1] == f"You drew from the deck, kept the journey and discarded {mode.cards.name(face_of(drawn))} onto pile 3."
+    assert mode.log[-1] == f"You drew from the deck, kept the journey and discarded {a_card(mode.rules, face_of(drawn))} onto pile 3."
 
 
 def test_empty_pile_must_take_the_discard(qtbot, mode):
@@ -106,8 +106,8 @@ def test_empty_pile_must_take_the_discard(qtbot, mode):
     old_day_1 = g.held
     click_card(qtbot, mode.table_row, empty_pile + 1)
     assert g.piles[empty_pile] == [old_day_1]
-    assert mode.log[-1] == (f"You took {mode.cards.name(face_of(taken))} from pile {empty_pile + 1}, put it on day 1"
-                            f" and discarded {mode.cards.name(face_of(old_day_1))} onto pile {empty_pile + 1}.")
+    assert mode.log[-1] == (f"You took {a_card(mode.rules, face_of(taken))} from pile {empty_pile + 1}, put it on day 1"
+                            f" and discarded {a_card(mode.rules, face_of(old_day_1))} onto pile {empty_pile + 1}.")
 
 
 def test_undo_a_pile_take_but_not_a_deck_draw(qtbot, mode):
@@ -255,3 +255,96 @@ def test_rules_help_names_what_is_ours(mode):
     text = mode.help_html()
     for needed in ("Four Corners", "Maine and New Hampshire", "What is ours", "no two bordering states share a colour"):
         assert needed in text
+
+
+def test_hot_seat_three_people_and_a_computer(qtbot, mode):
+    """Players should keep their journeys hidden: with three people and a computer at one
+    screen, each person's turn starts behind "Pass to <name>", and while the computer
+    plays between two people nobody's cards are on screen."""
+    mode.start_game([Seat("Alice", "human"), Seat("Ben", "ai:easy"), Seat("Carmen", "human"),
+                     Seat("Dmitri", "human")], first=1, seed=9)
+    seen = []
+    while mode.game.turns < 6:
+        qtbot.waitUntil(lambda: mode.pass_screen.isVisible() or mode.is_human_turn(), timeout=5000)
+        g = mode.game
+        if mode.pass_screen.isVisible():
+            assert mode.viewer is None and all(s.down for s in mode.journey_row.slots)
+            assert not paths(mode.board) and not mode.hand_row.isVisible()
+            seen.append((mode.pass_screen.title.text(), g.phase))
+            # the move everyone saw last (public: where the card went, what was discarded)
+            assert mode.pass_screen.last_move.text() == f"Last move: {mode.log[-1]}"
+            qtbot.mouseClick(mode.pass_screen.button, Qt.LeftButton)
+            assert mode.viewer == g.current and mode.strip_title.text() == f"{mode.seats[g.current].name}'s ten days"
+            continue
+        if g.phase == DEAL:
+            click_card(qtbot, mode.journey_row, g.journeys[g.current].index(None))
+        elif g.phase == DRAW:
+            click_card(qtbot, mode.table_row, 0)
+        else:
+            click_card(qtbot, mode.table_row, 1)   # keep the journey, drop the card on pile 1
+    # Ben deals first (no screen), then each person; the turns go Ben, Carmen, Dmitri, Alice, ...
+    assert seen == [("Pass to Carmen", DEAL), ("Pass to Dmitri", DEAL), ("Pass to Alice", DEAL),
+                    ("Pass to Carmen", DRAW), ("Pass to Dmitri", DRAW), ("Pass to Alice", DRAW),
+                    ("Pass to Carmen", DRAW)]
+
+
+def test_computer_win_reveals_its_journey(qtbot, mode):
+    """Winning the Game: the winner reveals the completed journey, also when it is a computer."""
+    mode.start_game([Seat("You", "human"), Seat("Ada", "ai:medium")], first=0, seed=0)
+    g = mode.game
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
+    rig(g, 1, "CA OR WA ID MT WY CO NE IA MN".split())
+    click_card(qtbot, mode.table_row, 0)
+    click_card(qtbot, mode.table_row, 1)
+    qtbot.waitUntil(lambda: g.is_terminal(), timeout=5000)
+    assert g.winner == 1 and mode.viewer == 1
+    assert mode.win_banner.isVisible() and mode.win_banner.text() == "10 DAYS!  Ada wins"
+    assert mode.strip_title.text() == "Ada's winning journey"
+    assert [s.face for s in mode.journey_row.slots] == [face_of(c) for c in g.journeys[1]]
+
+
+def test_short_window_problems_scroll_and_the_hint_stays_in_sight(qtbot, show_mode):
+    """At 1024x700 a long list of problems scrolls in its own area: it never runs over the
+    hint box or the log, and the hint's count is its first line."""
+    mode = show_mode(TenDaysMode, size=(1024, 700))
+    mode.ai_delay_ms = 0
+    g = mode.game
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
+    rig(g, 0, "car-1 HI AR MD AL NC ND FL KS plane-red-1".split())
+    mode.hint_box.setChecked(True)
+    qtbot.wait(20)
+    area, hint, log = mode.problems_area, mode.hint_box, mode.log_view
+    assert hint.geometry().bottom() < area.geometry().top() < area.geometry().bottom() < log.geometry().top()
+    assert area.verticalScrollBar().maximum() > 0            # too long for the panel: it scrolls
+    assert mode.problems_label.text().startswith("<b>To fix:</b><br><i>Hint: change at least")
+    assert len(check_journey(g.journeys[0]).problems) == mode.problems_label.text().count("<span")
+
+
+def test_log_shows_its_newest_line(qtbot, mode):
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and mode.game.phase == DRAW, timeout=5000)
+    for _ in range(8):
+        click_card(qtbot, mode.table_row, 0)
+        click_card(qtbot, mode.table_row, 1)
+        qtbot.waitUntil(lambda: mode.is_human_turn() and mode.game.phase == DRAW or mode.game.is_terminal(),
+                        timeout=5000)
+        if mode.game.is_terminal():
+            break
+    qtbot.wait(20)
+    bar = mode.log_view.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() == bar.maximum()
+
+
+def test_a_save_of_another_kind_is_refused_clearly(mode):
+    before = mode.save_state()
+    with pytest.raises(SaveError, match="'engine' is missing"):
+        mode.load_state({"game": {}, "seats": [{"name": "A", "kind": "human"}, {"name": "B", "kind": "human"}]})
+    assert mode.save_state() == before
+
+
+def test_help_lists_the_keys(mode):
+    text = mode.help_html()
+    for key in ("<b>D</b>", "<b>Q</b>", "<b>K</b>", "<b>0</b>", "Ctrl+Z"):
+        assert key in text

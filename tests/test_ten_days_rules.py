@@ -241,3 +241,9 @@ def test_undone_replays_the_same_shuffles():
 def test_from_json_rejects_bad_saves_clearly(data, message):
     with pytest.raises(SaveError, match=message):
         TenDaysGame.from_json(data)
+
+
+def test_from_json_wrong_types_says_which_fields():
+    data = {"version": 1, "players": 2, "seed": 1, "first_player": 0, "actions": [], "turn_limit": True}
+    with pytest.raises(SaveError, match="must be whole numbers"):
+        TenDaysGame.from_json(data)

@@ -49,7 +49,7 @@ class MainWindow(QMainWindow):
         self.persist = persist   # off for --screenshot: no settings read or written, no autosave
         self.setWindowTitle(APP_NAME)
         # Six PNGs to decode: after the first paint, which is what start-up waits for.
-        QTimer.singleShot(150, lambda: self.setWindowIcon(app_icon()))
+        QTimer.singleShot(150, self, self._set_icon)   # with `self` as context: dropped if the window goes
         self.settings = QSettings(str(config_dir() / "settings.ini"), QSettings.IniFormat) if persist else None
         self.board = BoardView()
         self.games: list[GameInfo] = [*discover_games(), EXPLORER]
@@ -89,6 +89,9 @@ class MainWindow(QMainWindow):
             "QToolBar#gameChooser QToolButton:checked { background: #e63946; color: white; font-weight: bold; }"
         )
         self.stack.setStyleSheet("QFrame#sidePanel { background: #f7f5ef; border-left: 1px solid #d8d2c4; }")
+
+    def _set_icon(self) -> None:
+        self.setWindowIcon(app_icon())
 
     # ---------------------------------------------------------------- menus
     def _build_menus(self) -> None:
@@ -158,6 +161,8 @@ class MainWindow(QMainWindow):
         mode.activate()
         self.board.setFocus()
         self.setWindowTitle(f"{info.title} \u2013 {APP_NAME}")
+        if mode.last_status:
+            self.statusBar().showMessage(mode.last_status, 8000)
         self.chooser_actions[mode_id].setChecked(True)
         if self.settings is not None:
             self.settings.setValue("last_mode", mode_id)

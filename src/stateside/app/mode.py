@@ -36,10 +36,15 @@ class GameMode(QWidget):
         super().__init__(parent)
         self.board = board
         self.active = False
+        self.last_status = ""   # what the mode said before the shell was listening
+        self.status.connect(self._remember_status)
         self.board_slot = QWidget(self)
         self.board_slot.setObjectName("boardSlot")
         lay = QVBoxLayout(self.board_slot)
         lay.setContentsMargins(0, 0, 0, 0)
+
+    def _remember_status(self, text: str) -> None:
+        self.last_status = text
 
     # --- called by the shell -------------------------------------------------
     def activate(self) -> None:

@@ -171,7 +171,7 @@ class CalloutTab(QGraphicsItem):
         self.update()
 
 
-TOKEN_SIZE = 13.0
+TOKEN_SIZE = 15.0
 
 
 class TokenItem(QGraphicsItem):
@@ -195,7 +195,6 @@ class TokenItem(QGraphicsItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         painter.setRenderHint(QPainter.Antialiasing)
         s = TOKEN_SIZE
-        outline = QColor("#1b1b1b") if self.colour.lightnessF() > 0.35 else QColor("#ffffff")
         painter.setPen(QPen(QColor("#1b1b1b"), 1.0))
         painter.setBrush(self.colour)
         r = QRectF(-s / 2, -s / 2, s, s)
@@ -226,7 +225,8 @@ class TokenItem(QGraphicsItem):
             f = QFont(LABEL_FONT)
             f.setPointSizeF(6.5)
             painter.setFont(f)
-            painter.setPen(outline if outline != QColor("#1b1b1b") else QColor("#1b1b1b"))
+            # White on dark pieces, near-black on light ones, so the letter always reads.
+            painter.setPen(QColor("#ffffff") if self.colour.lightnessF() < 0.55 else QColor("#1b1b1b"))
             painter.drawText(r, Qt.AlignCenter, self.label[:2])
 
 

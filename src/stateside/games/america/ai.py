@@ -53,7 +53,7 @@ OTHERS_MISS_NEAR = 0.4
 
 
 @cache
-def _state_hops() -> dict[str, dict[str, int]]:
+def state_hops() -> dict[str, dict[str, int]]:
     """Border hops between states on the `america` map (unreachable: FAR)."""
     codes = rules.state_codes()
     hops = {}
@@ -110,7 +110,7 @@ def _candidates(section: str, hint: str) -> tuple[str, ...]:
 
 def _distance(section: str, a: str, b: str) -> int:
     if section == "state":
-        return _state_hops()[a][b]
+        return state_hops()[a][b]
     labels = rules.bar(section).labels
     return _bar_distance(labels.index(a), labels.index(b))
 

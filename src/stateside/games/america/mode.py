@@ -25,7 +25,7 @@ from stateside.app.mode import AI_DELAY_MS, GameMode
 from stateside.data.saves import write_json_atomic
 from stateside.errors import IllegalActionError, SaveError, StatesideError
 from stateside.games.america import rules
-from stateside.games.america.ai import ComputerPlayer
+from stateside.games.america.ai import ComputerPlayer, state_hops
 from stateside.games.america.panels import BarsWidget, ChoiceCard, Mark, ScoreTrack, TrackRow
 from stateside.games.america.rules import (
     CARDS_PER_GAME, COLOURS, MAX_PLAYERS, MIN_PLAYERS, NO_EXACT_SPACES, SECTIONS, AmericaGame,
@@ -39,7 +39,9 @@ EXACT_FILL = "#ffc933"
 NEAR_FILL = "#ffe9a8"
 HISTORY_FILE = "america-used-topics.json"
 PANEL_WIDE, PANEL_NARROW = 340, 290    # the side panel gives way to the bars in small windows
+PANEL_LARGE = 400                      # and grows a little in large ones
 SECTION_TITLES = {"year": "Year", "state": "State", "number": "Number"}
+WARM_UP_MS = 400
 
 
 def ordinal(n: int) -> str:
@@ -92,6 +94,11 @@ class SetupDialog(QDialog):
                             f"border:1px solid #333;padding:1px 6px'><b>{letter}</b></span> {name}:")
             form.addRow(swatch, box)
             self.boxes.append(box)
+        # Rulebook, 1. Change the Start Player: for the first card the players agree who
+        # starts (it reads the card and places last); then the role moves clockwise.
+        self.first = QComboBox()
+        self.first.setToolTip("The start player of the first card: reads it and places last")
+        form.addRow("Reads the first card:", self.first)
         self.count.valueChanged.connect(self._show_rows)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
@@ -103,6 +110,14 @@ class SetupDialog(QDialog):
     def _show_rows(self) -> None:
         for seat, box in enumerate(self.boxes):
             self.form.setRowVisible(box, seat < self.count.value())
+        keep = self.first.currentIndex()
+        self.first.clear()
+        for seat in range(self.count.value()):
+            self.first.addItem(COLOURS[seat][0], seat)
+        self.first.setCurrentIndex(keep if 0 <= keep < self.count.value() else 0)
+
+    def start_player(self) -> int:
+        return self.first.currentData() or 0
 
     def seats(self) -> list[str]:
         return [box.currentData() for box in self.boxes[: self.count.value()]]
@@ -171,6 +186,11 @@ class AmericaMode(GameMode):
         self.prompt = QLabel()
         self.prompt.setWordWrap(True)
         side.addWidget(self.prompt)
+        self.notice = QLabel()          # why a click was refused, until the next move
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet("color:#a4161a; font-weight:bold;")
+        self.notice.hide()
+        side.addWidget(self.notice)
         row = QHBoxLayout()
         self.pass_button = QPushButton("Pass")
         self.pass_button.setShortcut(QKeySequence("Ctrl+P"))
@@ -199,18 +219,20 @@ class AmericaMode(GameMode):
         layout.addWidget(panel)
 
     def resizeEvent(self, event) -> None:
-        self.panel.setFixedWidth(PANEL_WIDE if event.size().width() >= 1200 else PANEL_NARROW)
+        width = event.size().width()
+        self.panel.setFixedWidth(PANEL_LARGE if width >= 1700 else PANEL_WIDE if width >= 1200 else PANEL_NARROW)
         super().resizeEvent(event)
 
     # --- games ----------------------------------------------------------------------------
-    def start_game(self, seats: list[str], seed: int | None = None) -> None:
+    def start_game(self, seats: list[str], seed: int | None = None, start_player: int = 0) -> None:
         if self.deck is None:
             self.status.emit(f"America cannot start: {self.deck_error}")
             return
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         names = [COLOURS[i][0] for i in range(len(seats))]
-        game = AmericaGame(names, deck=self.deck, seed=seed, used_topics=read_history())
+        game = AmericaGame(names, deck=self.deck, seed=seed, used_topics=read_history(),
+                           start_player=start_player)
         self._install(game, seats, revealing=False)
 
     def _install(self, game: AmericaGame, seats: list[str], revealing: bool) -> None:
@@ -228,7 +250,7 @@ class AmericaMode(GameMode):
     def new_game(self) -> None:
         dialog = SetupDialog(self.seats or list(DEFAULT_SEATS), self)
         if dialog.exec() == QDialog.Accepted:
-            self.start_game(dialog.seats())
+            self.start_game(dialog.seats(), start_player=dialog.start_player())
             self.status.emit("New game of America: six cards.")
 
     def save_state(self) -> dict | None:
@@ -240,7 +262,7 @@ class AmericaMode(GameMode):
         if not isinstance(state, dict):
             raise SaveError("America save: expected a mapping")
         seats = state.get("seats")
-        if not isinstance(seats, list) or not all(s in SEAT_KINDS for s in seats):
+        if not isinstance(seats, list) or not all(isinstance(s, str) and s in SEAT_KINDS for s in seats):
             raise SaveError(f"America save: 'seats' must list {', '.join(SEAT_KINDS)} for each player")
         if self.deck is None:
             raise SaveError(f"America save cannot be opened: {self.deck_error}")
@@ -258,9 +280,16 @@ class AmericaMode(GameMode):
     def on_state_clicked(self, code: str) -> None:
         self._human_place("state", code)
 
+    def _refuse(self, text: str) -> None:
+        """Say why a click did nothing: in the status bar and in the panel."""
+        text = text[:1].upper() + text[1:]
+        self.status.emit(text)
+        self.notice.setText(text)
+        self.notice.show()
+
     def _human_place(self, section: str, space: str) -> None:
         if self.game is not None and self.game.phase == "choose" and self.is_human_turn():
-            self.status.emit("First choose this card's topic (in the panel on the right).")
+            self._refuse("First choose this card's topic (in the panel on the right).")
             return
         self._human_act(f"place:{section}:{space}")
 
@@ -269,18 +298,18 @@ class AmericaMode(GameMode):
         if g is None:
             return
         if self.revealing:
-            self.status.emit("The card is being scored: press Next card to go on.")
+            self._refuse("The card is being scored: press Next card to go on.")
             return
         if g.is_terminal():
-            self.status.emit("The game is over: start a new one.")
+            self._refuse("The game is over: start a new one.")
             return
         if not self.is_human_turn():
-            self.status.emit(f"Wait: it is {g.players[g.current_player()]}'s turn.")
+            self._refuse(f"Wait: it is {g.players[g.current_player()]}'s turn.")
             return
         try:
             g.apply_action(action)
         except IllegalActionError as e:
-            self.status.emit(str(e))
+            self._refuse(f"{e}.")
             return
         self._after_action()
 
@@ -351,8 +380,16 @@ class AmericaMode(GameMode):
     def on_activate(self) -> None:
         self._refresh()
         self._schedule()
+        # The borders (about 0.2 s to build) are first needed by a computer's move or the
+        # reveal: build them just after the window is drawn, not in the middle of a turn.
+        QTimer.singleShot(WARM_UP_MS, self._warm_up)
         if self.game is not None and not self.game.is_terminal():
             self.status.emit("America: place markers on the map and the bars; Help > Rules explains the game.")
+
+    @staticmethod
+    def _warm_up() -> None:
+        rules.state_neighbours("KS")
+        state_hops()
 
     def on_deactivate(self) -> None:
         self._ai_timer.stop()
@@ -373,6 +410,7 @@ class AmericaMode(GameMode):
         return g.topic(), [(p.player, p.section, p.space) for p in g.placements], None
 
     def _refresh(self) -> None:
+        self.notice.hide()
         g = self.game
         if g is None:
             self.header.setText("America")
@@ -407,7 +445,7 @@ class AmericaMode(GameMode):
         text = f"<b>{SECTION_TITLES[section]}:</b> {html.escape(q.text)}"
         if section == "number" and q.unit:
             text += f" <span style='color:#666'>({html.escape(q.unit)})</span>"
-        if section == "state":
+        if section == "state" and not answer_shown:   # the map shows the answer now
             side = rules.mississippi_side(q.answer)
             text += (f"<br><span style='color:#7a5a00'>The state lies <b>{side.upper()}</b> of the "
                      f"Mississippi (the other side is greyed out).</span>")
@@ -430,6 +468,8 @@ class AmericaMode(GameMode):
                     f"<b style='font-size:14px; color:#1d3557'>{html.escape(t.title)}</b>"
                     f" <span style='color:#888'>(Ctrl+{i + 1})</span>"
                     f"<br><b>Year:</b> {html.escape(t.year.text)}<br><b>State:</b> {html.escape(t.state.text)}"
+                    f" <span style='color:#7a5a00'>({rules.mississippi_side(t.state.answer)} of the "
+                    f"Mississippi)</span>"
                     f"<br><b>Number:</b> {html.escape(t.number.text)}")
         if topic is None:
             if g.is_terminal():
@@ -526,7 +566,9 @@ class AmericaMode(GameMode):
             self.bars.set_hint(f"The state answer lies {side.upper()} of the Mississippi; "
                                f"click a state on the map.  No Exact spaces for the map \u2192")
         elif not g.is_terminal():
-            self.bars.set_hint("Once a topic is chosen: whether its state lies east or west of the Mississippi.")
+            self.bars.set_hint("Choose one of the two topics on the right (Ctrl+1 / Ctrl+2)."
+                               if self.is_human_turn() else
+                               f"{g.players[g.current_player()]} is choosing this card's topic.")
         else:
             self.bars.set_hint("")
         if not self.active:
@@ -556,6 +598,14 @@ class AmericaMode(GameMode):
             return rules.state_name(space)
         return f"{space} ({section})"
 
+    def _badge(self, seat: int) -> str:
+        """A player's colour with its letter, as on the markers (White and Silver, Blue and
+        Light Blue stay apart for everyone)."""
+        _, colour, letter = COLOURS[seat]
+        ink = "#1b1b1b" if letter in "WSL" else "#ffffff"
+        return (f"<span style='background-color:{colour}; color:{ink}; font-weight:bold'>"
+                f"&nbsp;{letter}&nbsp;</span>")
+
     def _log_html(self) -> str:
         g = self.game
         if g.is_terminal():
@@ -566,8 +616,7 @@ class AmericaMode(GameMode):
         lines = ["<b>This card, in order of play</b><ol style='margin:2px 0'>"]
         for e in g.events:
             name = html.escape(g.players[e.player])
-            colour = COLOURS[e.player][1]
-            dot = f"<span style='color:{colour if colour != '#fafafa' else '#999'}'>\u25cf</span>"
+            dot = self._badge(e.player)
             if e.kind == "place":
                 lines.append(f"<li>{dot} {name} \u2192 {html.escape(self._space_text(e.section, e.space))}</li>")
             elif e.kind == "pass":
@@ -585,18 +634,21 @@ class AmericaMode(GameMode):
         parts = []
         if g.is_terminal():
             parts.append(self._final_html())
-        parts.append(f"<h3 style='margin:4px 0'>Points for {html.escape(topic.title)}</h3>")
+        parts.append("<h3 style='margin:4px 0'>Points on this card</h3>")
         for section in SECTIONS:
-            lines = [line for line in result.lines if line.section == section]
+            # the markers that scored first, then the others (each in the order placed)
+            lines = sorted((line for line in result.lines if line.section == section),
+                           key=lambda line: not line.points)
             parts.append(f"<p style='margin:2px 0'><u>{SECTION_TITLES[section]}</u><br>")
             if not lines:
                 parts.append("<span style='color:#777'>no markers</span>")
             for line in lines:
                 text = html.escape(line.text(g.players[line.player]))
                 if line.points:
-                    parts.append(f"<b>{text}</b><br>")
+                    parts.append(f"{self._badge(line.player)} <b>{text}</b><br>")
                 else:
-                    parts.append(f"<span style='color:#888'>{text}</span><br>")
+                    parts.append(f"{self._badge(line.player)} "
+                                 f"<span style='color:#888; font-size:small'>{text}</span><br>")
             parts.append("</p>")
         parts.append("<h3 style='margin:8px 0 2px 0'>About the answers</h3>")
         for section in SECTIONS:
@@ -637,8 +689,9 @@ a <b>state</b> and a <b>number</b>. You do not need to know the answers exactly:
 to an answer score too. Six cards make a game; the most points wins.</p>
 <h3>A card, step by step</h3>
 <ol>
-<li><b>Start player.</b> The first card is read by the first seat; after that the role moves one
-seat clockwise (down the score list) each card.</li>
+<li><b>Start player.</b> The first card is read by the player chosen in the New game dialog
+(Red unless you pick another); after that the role moves one seat clockwise (down the score
+list) each card. The start player places last.</li>
 <li><b>Choose a topic.</b> The start player sees two topics (questions only, never the answers)
 and picks one to play. The one not picked stays in the box for later. The card also tells
 whether the state lies east or west of the Mississippi: the other side of the map is greyed
@@ -659,7 +712,8 @@ On the bars, "next to" means the neighbouring space; on the map, a bordering sta
 </ol>
 <h3>Markers</h3>
 <p>Everyone has five markers to place (a sixth keeps your score). Markers that scored come back
-to you. The others wait in a non-scoring supply (hollow dots on the score track); after each
+to you. The others wait in a non-scoring supply (small grey squares on the score track, after
+the coloured dots of the markers in hand); after each
 card you get one of them back, and if you then hold fewer than three you take back enough to
 hold three.</p>
 <h3>Winning and ties</h3>
@@ -668,8 +722,11 @@ wins. If that is tied too, the tied players play a showdown card with all five m
 showdowns repeat, each read by the next tied player, until one player scores more.</p>
 <h3>Map adjacency</h3>
 <p>States are next to each other when they share a border line. Arizona and Colorado, and Utah
-and New Mexico, only touch at a point and are not neighbours. Alaska and Hawaii count as
-neighbours of each other, and of no other state.</p>
+and New Mexico, only touch at a point and are not neighbours. Delaware borders Maryland,
+Pennsylvania and New Jersey; Michigan borders Wisconsin; Connecticut does not border New Jersey;
+states facing each other across the Mississippi are neighbours. Alaska and Hawaii count as
+neighbours of each other, and of no other state. After a card is scored the answer state is gold
+on the map and its neighbours light gold.</p>
 <h3>What is ours</h3>
 <p>The cards (topics, questions, answers, background lines and sources) are written for
 Stateside, and so are the year and number bars: the year bar runs from 1492 to 2015 (later years
@@ -680,6 +737,7 @@ The computer players "know" each answer more or less closely depending on their 
 bet on the No Exact spaces when the markers already placed look wrong to them.</p>
 <h3>Keys</h3>
 <p>Ctrl+1 / Ctrl+2 choose a topic; Ctrl+P passes; Ctrl+Enter goes to the next card; Tab into
-the bars, then the arrow keys and Enter place a marker there; Ctrl+Z takes back your last
-move on the current card.</p>
+the bars, then the arrow keys and Enter place a marker there; on the map, type a state's name
+and press Enter; Ctrl+Z takes back your last move on the current card; Ctrl+N starts a new
+game; F1 shows these rules.</p>
 """

@@ -311,6 +311,13 @@ class ScoreTrack(QWidget):
         bold = QFont(self.font())
         bold.setBold(True)
         bold.setPointSizeF(9.5)
+        # The text column is as wide as the longest "name  status" needs ("Light Blue
+        # passed"), leaving the track at least 60 px.
+        bold_m, small_m = QFontMetricsF(bold), QFontMetricsF(small)
+        needed = max([bold_m.horizontalAdvance(r.name) + 6 + small_m.horizontalAdvance(r.status)
+                      for r in self.rows] + [110.0])
+        text_w = min(needed + 2, max(110.0, w - 44 - 60 - 40))
+        left = 36 + text_w + 4        # where the markers and the track start
         for i, row in enumerate(self.rows):
             y = 2 + i * self.ROW
             if row.current:
@@ -321,17 +328,19 @@ class ScoreTrack(QWidget):
             paint_marker(p, QPointF(22, y + 14), 8.5, row.colour, row.letter)
             p.setFont(bold)
             p.setPen(QColor("#1b1b1b"))
-            name_w = QFontMetricsF(bold).horizontalAdvance(row.name)
-            p.drawText(QRectF(36, y, 110, 16), Qt.AlignLeft | Qt.AlignVCenter, row.name)
+            name_w = bold_m.horizontalAdvance(row.name)
+            p.drawText(QRectF(36, y, text_w, 16), Qt.AlignLeft | Qt.AlignVCenter, row.name)
             p.setFont(small)
             p.setPen(QColor("#a4161a") if row.current else QColor("#555555"))
-            p.drawText(QRectF(36 + name_w + 6, y + 1, 110 - name_w - 6, 16), Qt.AlignLeft | Qt.AlignVCenter,
-                       row.status)
+            status_w = max(0.0, text_w - name_w - 6)
+            p.drawText(QRectF(36 + name_w + 6, y + 1, status_w, 16), Qt.AlignLeft | Qt.AlignVCenter,
+                       small_m.elidedText(row.status, Qt.ElideRight, status_w))
             p.setPen(QColor("#555555"))
-            p.drawText(QRectF(36, y + 14, 110, 14), Qt.AlignLeft | Qt.AlignVCenter, row.who)
+            p.drawText(QRectF(36, y + 14, text_w, 14), Qt.AlignLeft | Qt.AlignVCenter,
+                       small_m.elidedText(row.who, Qt.ElideRight, text_w))
             # markers: discs in hand, small grey squares waiting in the non-scoring supply
             for k in range(row.in_hand + row.waiting):
-                c = QPointF(150 + k * 10, y + 8)
+                c = QPointF(left + k * 10, y + 8)
                 p.setPen(QPen(QColor("#1b1b1b"), 0.8))
                 if k < row.in_hand:
                     p.setBrush(QColor(row.colour))
@@ -340,7 +349,7 @@ class ScoreTrack(QWidget):
                     p.setBrush(QColor("#b9b3a4"))
                     p.drawRect(QRectF(c.x() - 2.6, c.y() - 2.6, 5.2, 5.2))
             # the score on the track
-            track = QRectF(150, y + 15, max(20.0, w - 150 - 44), 9)
+            track = QRectF(left, y + 15, max(20.0, w - left - 44), 9)
             p.setPen(Qt.NoPen)
             p.setBrush(QColor("#e3ddcc"))
             p.drawRoundedRect(track, 3, 3)

@@ -291,8 +291,10 @@ class DistancePlayer:
         """The slot for `card` (None = keep the journey as it is)."""
         after = a.after(face_of(card), self.tab)
         low = min(int(after[i]) for i in slots)
+        if keep and a.distance < low:
+            return None  # every placement makes the journey worse (a finished journey, say)
         choices = [i for i in slots if after[i] == low]
-        if keep and a.distance <= low:
+        if keep and a.distance == low:
             # keeping is as good; the medium player still drifts at random among equals,
             # which frees it when the cards it waits for are locked in other journeys
             choices = [None] + choices

@@ -24,11 +24,11 @@ from stateside.app.mode import AI_DELAY_MS, GameMode
 from stateside.errors import IllegalActionError, SaveError
 from stateside.games.ten_days.ai import changes_needed, make_player
 from stateside.games.ten_days.cards import face_of, faces_of, is_state, load_cards
-from stateside.games.ten_days.journey import DAYS, check_journey, travel_rules
+from stateside.games.ten_days.journey import DAYS, a_card, check_journey, travel_rules
 from stateside.games.ten_days.rules import (
     DEAL, DISCARD, DRAW, MAX_PLAYERS, MIN_PLAYERS, PILES, PLACE, Setup, TenDaysGame,
 )
-from stateside.games.ten_days.widgets import CardRow, CardSlot
+from stateside.games.ten_days.widgets import CardRow, CardSlot, FitScrollArea
 
 SEAT_KINDS = {"human": "Person", "ai:easy": "Computer (easy)", "ai:medium": "Computer (medium)",
               "ai:hard": "Computer (hard)"}
@@ -137,17 +137,27 @@ class PassScreen(QFrame):
         self.text = QLabel()
         self.text.setAlignment(Qt.AlignCenter)
         self.text.setStyleSheet("font-size: 15px;")
+        self.last_move = QLabel()  # what the table saw last: public, so it may show here
+        self.last_move.setAlignment(Qt.AlignCenter)
+        self.last_move.setWordWrap(True)
+        self.last_move.setTextFormat(Qt.RichText)
+        self.last_move.setStyleSheet("font-size: 13px; color: #a8dadc;")
         self.button = QPushButton()
         self.button.clicked.connect(on_ready)
         lay.addWidget(self.title)
         lay.addWidget(self.text)
+        lay.addSpacing(8)
+        self.last_move.setContentsMargins(60, 0, 60, 0)
+        lay.addWidget(self.last_move)  # no alignment flag: a wrapped label then gets its full height
         lay.addSpacing(16)
         lay.addWidget(self.button, 0, Qt.AlignCenter)
         lay.addStretch(3)
         self.hide()
 
-    def show_for(self, name: str) -> None:
+    def show_for(self, name: str, last_move: str = "") -> None:
         self.title.setText(f"Pass to {name}")
+        self.last_move.setText(f"Last move: {last_move}" if last_move else "")
+        self.last_move.setVisible(bool(last_move))
         self.text.setText(f"{name}, take the seat: your cards appear when you are ready\n"
                           "and nobody else can see the screen.")
         self.button.setText(f"I am {name}: show my cards")
@@ -235,17 +245,23 @@ class TenDaysMode(GameMode):
         self.players_label.setWordWrap(True)
         self.players_label.setTextFormat(Qt.RichText)
         side.addWidget(self.players_label)
-        self.problems_label = QLabel()
-        self.problems_label.setWordWrap(True)
-        self.problems_label.setTextFormat(Qt.RichText)
-        side.addWidget(self.problems_label)
         self.hint_box = QCheckBox("Hint: how many cards I still need to change")
         self.hint_box.toggled.connect(self._hint_toggled)
         side.addWidget(self.hint_box)
+        self.problems_label = QLabel()
+        self.problems_label.setWordWrap(True)
+        self.problems_label.setTextFormat(Qt.RichText)
+        self.problems_label.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        # scrolls when the window is short, so the list never runs over the widgets below
+        self.problems_area = FitScrollArea(self.problems_label)
+        side.addWidget(self.problems_area)
         self.log_view = QTextBrowser()  # scrolls: the panel is short on small screens
         self.log_view.setFrameShape(QFrame.NoFrame)
         self.log_view.setStyleSheet("QTextBrowser { background: transparent; color: #444; }")
         self.log_view.setMinimumHeight(48)
+        log_bar = self.log_view.verticalScrollBar()
+        # the newest line stays in sight, also when the panel's layout shrinks the log afterwards
+        log_bar.rangeChanged.connect(lambda _low, high: log_bar.setValue(high))
         side.addWidget(self.log_view, 1)
         legend = QLabel("On the map: <b>—</b> walk across a border, <b>- -</b> automobile through a third"
                         " state, <b>⌢</b> airplane between states of its colour; <span style='color:#e63946'>"
@@ -356,7 +372,7 @@ class TenDaysMode(GameMode):
             self.viewer = None
             self.waiting_for = seat
             self._refresh()
-            self.pass_screen.show_for(self.seats[seat].name)
+            self.pass_screen.show_for(self.seats[seat].name, self.log[-1] if self.log else "")
             return
         self.viewer = seat
         self._refresh()
@@ -418,10 +434,10 @@ class TenDaysMode(GameMode):
             drawn, where = g.journeys[seat][day - 1], f", put it on day {day}"
         else:
             drawn, where = discarded, ", kept the journey"
-        got = (f"took {self.cards.name(face_of(drawn))} from pile {source[5:]}" if source.startswith("take:")
+        got = (f"took {a_card(self.rules, face_of(drawn))} from pile {source[5:]}" if source.startswith("take:")
                else "drew from the deck")
         name = self._name(seat)
-        text = f"{name} {got}{where} and discarded {self.cards.name(face_of(discarded))} onto pile {pile}."
+        text = f"{name} {got}{where} and discarded {a_card(self.rules, face_of(discarded))} onto pile {pile}."
         if g.is_terminal() and g.winner == seat:
             text += f" <b>10 DAYS! {self._says(seat, 'wins', 'win')}.</b>"
         return text
@@ -439,6 +455,7 @@ class TenDaysMode(GameMode):
         except IllegalActionError as e:
             self.status.emit(str(e))
             return False
+        self.status.emit("")  # an earlier "not now" message no longer applies
         self.changed.emit()
         self._advance()
         return True
@@ -556,6 +573,8 @@ class TenDaysMode(GameMode):
         self.banner.setText(self._banner_text(human_turn))
         self.players_label.setText(self._players_html())
         self.problems_label.setText(self._problems_html(seat, report))
+        self.problems_area.setVisible(bool(self.problems_label.text()))
+        self.problems_area.updateGeometry()
         self.log_view.setHtml("<br>".join(self.log))
         bar = self.log_view.verticalScrollBar()
         bar.setValue(bar.maximum())
@@ -589,7 +608,7 @@ class TenDaysMode(GameMode):
             if g.phase == DEAL:
                 return f"<b>{name}</b> is taking ten cards\u2026"
             if g.phase == PLACE and g.actions[-1].startswith("take:"):
-                card = self.cards.name(face_of(g.held))
+                card = a_card(self.rules, face_of(g.held))
                 return f"<b>{name}</b> took {card} from pile {g.actions[-1][5:]}\u2026"
             if g.phase == PLACE:
                 return f"<b>{name}</b> drew from the deck\u2026"
@@ -619,16 +638,15 @@ class TenDaysMode(GameMode):
             return ""
         if report.valid:
             return "<b style='color:#2a9d8f'>Valid journey!</b>"
-        lines = [html.escape(str(p)) for p in report.problems]
-        shown = lines[:5] + ([f"\u2026 and {len(lines) - 5} more"] if len(lines) > 5 else [])
-        text = "<b>To fix:</b><br>" + "<br>".join(f"<span style='color:#b02a37'>{line}</span>" for line in shown)
-        if self.hint_on and self.seats[seat].human:
+        text = "<b>To fix:</b>"
+        if self.hint_on and self.seats[seat].human:  # first, so that it shows however short the panel
             key = tuple(faces_of(g.journeys[seat]))
             if self._hint_cache is None or self._hint_cache[0] != key:
                 self._hint_cache = (key, changes_needed(list(key)))
             n = self._hint_cache[1]
             text += f"<br><i>Hint: change at least {n} card{'s' if n != 1 else ''} to finish.</i>"
-        return text
+        # every problem: the list scrolls when the panel is short
+        return text + "".join(f"<br><span style='color:#b02a37'>{html.escape(str(p))}</span>" for p in report.problems)
 
     def _draw_map(self, seat: int | None, journey, report) -> None:
         if not self.active:
@@ -736,12 +754,14 @@ class TenDaysMode(GameMode):
                                                 and s.get("kind") in SEAT_KINDS for s in raw):
             raise SaveError("10 Days in the USA: 'seats' must list a name and a kind"
                             f" ({', '.join(SEAT_KINDS)}) for each player")
-        game = TenDaysGame.from_json(state.get("engine"))
+        if "engine" not in state:
+            raise SaveError("10 Days in the USA: this save holds no game of 10 Days ('engine' is missing)")
+        game = TenDaysGame.from_json(state["engine"])
         if len(raw) != game.players:
             raise SaveError(f"10 Days in the USA: {len(raw)} seats for a game of {game.players} players")
         log = state.get("log", [])
         log = [line for line in log if isinstance(line, str)] if isinstance(log, list) else []
-        self._install(game, [Seat(s["name"], s["kind"]) for s in raw], log, bool(state.get("hint", False)))
+        self._install(game, [Seat(s["name"], s["kind"]) for s in raw], log, state.get("hint") is True)
 
     def can_undo(self) -> bool:
         """Within your own turn: taking a pile's top card (it was face up) or the choice of
@@ -810,11 +830,17 @@ optional: ten bordering states are a fine journey.</li>
 <p>Your days are the cards under the map; the journey is drawn on the map: a line for a walk,
 a dashed line through the state a car crosses, an arc for a flight. Links that do not hold are
 red: hover them, or a red-edged card, for the reason. Click the deck or a pile to draw, a day to
-replace it, a pile to discard. Once you have clicked a card, the keys work too: D deck,
-Q W E piles 1-3, 1-9 and 0 days 1-10, K keep (on the map, letters type a state's name).
-You may take back taking a pile's top card or your choice of day (Game \u203a Undo) before you
-discard; a card drawn from the deck stays drawn. The optional hint counts the fewest cards you
+replace it, a pile to discard. The optional hint (off at first) counts the fewest cards you
 still need to change.</p>
+<p><b>Keys</b> (once you have clicked a card or the side panel; on the map, letters type a
+state's name instead):</p>
+<ul>
+<li><b>D</b>: draw from the deck; <b>Q</b>, <b>W</b>, <b>E</b>: take from, or discard onto, pile 1, 2, 3</li>
+<li><b>1</b>-<b>9</b>, <b>0</b>: the day 1-9, 10 (place the dealt card, or replace that day)</li>
+<li><b>K</b>: keep your journey as it is</li>
+<li><b>Ctrl+Z</b> (Game \u203a Undo): take back taking a pile's top card, or your choice of day,
+before you discard; a card drawn from the deck stays drawn</li>
+</ul>
 <p>With several people at one screen, each turn starts with a "pass to" screen so that nobody
 sees another's cards. Computer players come in three levels: easy, medium and hard.</p>
 <h3>What is ours</h3>

@@ -220,7 +220,8 @@ class TenDaysGame:
         except KeyError as e:
             raise SaveError(f"10 Days in the USA: the saved game has no {e.args[0]!r}") from None
         except (TypeError, ValueError) as e:
-            raise SaveError(f"10 Days in the USA: the saved setup is not valid ({e or 'wrong types'})") from None
+            why = str(e) or "players, seed, first_player and turn_limit must be whole numbers"
+            raise SaveError(f"10 Days in the USA: the saved setup is not valid ({why})") from None
         actions = data.get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise SaveError("10 Days in the USA: the saved game has no list of actions")

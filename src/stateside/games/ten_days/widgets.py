@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QWidget
 
 from stateside.games.ten_days.cards import CAR, CardSet, is_state, plane_colour
 
@@ -248,3 +248,27 @@ class CardRow(QWidget):
         i = self.slot_at(event.position())
         if i is not None:  # disabled cards too: the mode says why nothing happens
             self.clicked.emit(i)
+
+
+class FitScrollArea(QScrollArea):
+    """A frameless scroll area around one word-wrapped label that asks the layout for
+    the label's full height: it takes no more room than its text needs, and scrolls
+    when the panel cannot give it that much."""
+
+    def __init__(self, label, parent=None):
+        super().__init__(parent)
+        self.setWidget(label)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget { background: transparent; }")
+        self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Preferred)
+
+    def sizeHint(self) -> QSize:
+        label = self.widget()
+        width = max(self.viewport().width(), 100)
+        height = label.heightForWidth(width) if label.hasHeightForWidth() else label.sizeHint().height()
+        return QSize(width, max(height, 0) + 2)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(100, min(self.sizeHint().height(), 60))
