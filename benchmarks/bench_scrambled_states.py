@@ -1,4 +1,5 @@
-"""Scrambled States figures: self-play win rates and round outcomes, a computer player's
+"""Scrambled States figures: self-play win rates and round outcomes, how each computer level
+fares against simulated people (the figures behind the levels' tuning), a computer player's
 decision time, simulation speed, and the time to paint the table of 15 cards.
 
     python benchmarks/bench_scrambled_states.py [--games 200] [--seed 1]
@@ -40,6 +41,22 @@ def outcomes(specs: list[str], games: int, seed: int) -> None:
     print(f"  rounds per game: mean {statistics.fmean(rounds):.1f}; round outcomes: {share}")
     won = sum(cards.values())
     print("  share of cards won: " + ", ".join(f"{s} {100 * n / won:.1f}%" for s, n in cards.items()))
+
+
+LINEUPS = [["ai:easy"], ["ai:easy", "ai:easy"], ["ai:medium"], ["ai:hard"], ["ai:easy", "ai:medium", "ai:hard"]]
+
+
+def against_people(games: int, seed: int) -> None:
+    """A simulated person (ai.PEOPLE) against each line-up: the person's game wins and share of cards."""
+    print("simulated person against the computers (person's wins / share of the cards won):")
+    for person in ("slow", "casual", "quick"):
+        cells = []
+        for lineup in LINEUPS:
+            stats = run_selfplay(play_game, [f"person:{person}", *lineup], games, seed)
+            means = [statistics.fmean(s.scores) for s in stats]
+            share = means[0] / sum(means) if sum(means) else 0.0
+            cells.append(f"{'+'.join(s[3:] for s in lineup)} {100 * stats[0].wins / stats[0].games:3.0f}%/{100 * share:2.0f}%")
+        print(f"  {person:<6}  " + "  ".join(cells))
 
 
 def paint_figures() -> None:
@@ -85,6 +102,8 @@ def main() -> None:
         for line in format_stats(stats):
             print("  " + line)
         outcomes(specs, min(args.games, 100), args.seed)
+
+    against_people(args.games, args.seed)
 
     decisions = []
     for i in range(50):

@@ -92,3 +92,30 @@ def test_unknown_player_spec():
         make_player("ai:expert", 0, 1)
     with pytest.raises(ValueError, match="unknown player"):
         make_player("human", 0, 1)
+
+
+def person_against(person: str, level: str, games: int = 80) -> tuple[float, float]:
+    """A simulated person against one computer: (the person's game wins, share of the cards)."""
+    stats = run_selfplay(play_game, [f"person:{person}", f"ai:{level}"], games, seed=3)
+    means = [statistics.fmean(s.scores) for s in stats]
+    return stats[0].wins / stats[0].games, means[0] / sum(means)
+
+
+def test_levels_make_a_fair_ladder_for_people():
+    """The levels' tuning (ai module doc, SOURCES.md): against a person who typically needs
+    1.8 s, easy is beatable but still takes cards, medium is a contest, hard is a challenge
+    that still leaves the person cards; a quick person can beat hard, a slow one easy."""
+    wins, share = person_against("casual", "easy")
+    assert wins >= 0.85 and share <= 0.9          # beatable, yet easy wins about one card in five
+    wins, share = person_against("casual", "medium")
+    assert 0.35 <= wins <= 0.9
+    wins, share = person_against("casual", "hard")
+    assert wins <= 0.25 and share >= 0.2          # a challenge, not a wall
+    assert person_against("quick", "hard")[0] >= 0.5
+    assert person_against("slow", "easy")[0] >= 0.4
+
+
+def test_simulated_people_are_players_for_selfplay_only():
+    assert isinstance(make_player("person:casual", 0, 1), ComputerPlayer)
+    with pytest.raises(ValueError, match="unknown simulated person"):
+        make_player("person:robot", 0, 1)

@@ -6,8 +6,9 @@ from PySide6.QtCore import Qt
 
 from stateside.board.view import BoardView
 from stateside.errors import SaveError
+from stateside.games.scrambled_states.ai import LEVELS
 from stateside.games.scrambled_states.mode import ScrambledStatesMode, build_settings
-from stateside.games.scrambled_states.rules import FACE_UP, Round
+from stateside.games.scrambled_states.rules import FACE_UP, Round, slap
 
 
 class FakeClock:
@@ -133,8 +134,10 @@ def test_no_slap_while_the_die_rolls(qtbot, mode):
 
 def test_computers_slap_on_their_timers(mode):
     """The computers' plans fire from the clock; a tie is shown as a tie, a win as a win."""
-    start(mode, 1800)
-    assert mode.plans and all(p.t >= 1800 + 3000 for p in mode.plans.values())   # easy: 3 s at least
+    landed = mode.game.round.reveal_at
+    start(mode, landed)
+    floor = LEVELS["easy"].min_ms
+    assert mode.plans and all(p.t >= landed + floor for p in mode.plans.values())   # never faster than easy allows
     assert mode.tick.isActive()
     for t in range(2000, 40000, 250):
         tick(mode, t)
@@ -145,7 +148,7 @@ def test_computers_slap_on_their_timers(mode):
 
 
 def test_pause_hides_the_center_card_and_stops_the_clock(mode):
-    start(mode)
+    start(mode, mode.game.round.reveal_at)
     assert mode.center_card.code == mode.game.center
     mode.pause()
     assert mode.center_card.code is None and not mode.tick.isActive()
@@ -252,3 +255,101 @@ def test_switching_modes_pauses_and_leaves_the_board_alone(qtbot, tmp_path, monk
     window.open_mode("scrambled-states")
     assert window.board._states[table[0]].highlight is not None
     assert mode.start_button.text() == "Resume"
+
+
+def test_a_computer_win_stays_in_view_with_its_name(mode):
+    """Computer slaps are visible: the won card stays in its slot stamped with the winner's
+    name, and the map names the winner on that state, until the next die lands."""
+    start(mode)
+    arrange(mode, "TX", "population", ["VT", "CA", "OR", "NY"])
+    g = mode.game
+    t = g.now + 100
+    g.apply_action(slap(1, "NY", t))            # Ada's slap, as her timer would make it
+    tick(mode, t + g.settings.tie_window_ms)
+    assert g.piles[1] == ["NY"] and g.face_up[3] == "TX"
+    assert "Ada (easy) wins New York" in mode.banner.text()
+    assert mode.table.won == {3: ("NY", "Ada", mode.table.won[3][2])}
+    assert mode.board._states["NY"].highlight is not None and not mode.board._states["NY"].dimmed
+    assert "scrambled-won" in mode.board._layers
+    assert mode.table.slots[3] == "TX"           # underneath, Texas has already taken the place
+    tick(mode, g.round.reveal_at)               # the die lands: the real table is back
+    assert mode.table.won == {} and "scrambled-won" not in mode.board._layers
+    assert "TX" in mode.table.flashes            # and the card that arrived is pointed out
+
+
+def test_hand_win_shows_the_center_card_with_the_winner(mode):
+    start(mode)
+    arrange(mode, "OH", "hand", ["IN"])
+    t = mode.game.now + 100
+    tick(mode, t)
+    mode.slap_center()
+    assert mode.game.piles[0] == ["OH"]
+    assert mode.center_card.code == "OH" and mode.center_card.caption[0] == "You"
+
+
+def test_the_card_row_keeps_its_size_whatever_the_panel_shows(qtbot, show_mode):
+    """Six players or two, a short message or a long one: the cards never jump in size."""
+    heights = {}
+    for computers in (1, 5):
+        m = show_mode(ScrambledStatesMode, size=(1024, 700))
+        m.start_game(build_settings({"party": False, "computers": computers, "level": "mixed", "target": 10}), 4)
+        m._set_banner("slip", "A long message " * 12)
+        qtbot.wait(10)
+        heights[computers] = (m.table.height(), m.table.slot_rect(0).height())
+        assert m.table.geometry().bottom() <= m.height()
+    assert heights[1] == heights[5] and heights[1][1] >= 80
+
+
+def test_party_round_banner_names_the_buzzer_keys(mode):
+    mode.start_game(build_settings({"party": True, "computers": 0, "level": "easy", "target": 10}), 5)
+    start(mode, mode.game.round.reveal_at)
+    assert "Buzz (A or L), then pick." in mode.banner.text()
+
+
+@pytest.mark.parametrize("bad", [
+    None, [], {"engine": "x"}, {"engine": {"version": 1}},
+    {"engine": {"version": 1, "seed": 1, "settings": {"seats": [{"name": "A"}, {"name": "B"}], "target": "9"},
+                "actions": []}},
+    {"engine": {"version": 1, "seed": 1, "settings": {"seats": [{"name": "A"}, {"name": "B", "kind": "ai:genius"}]},
+                "actions": []}},
+    {"game": "ten-days", "board": [1, 2, 3]},
+])
+def test_foreign_or_broken_saves_leave_the_game_alone(mode, bad):
+    start(mode)
+    before, actions = mode.game, list(mode.game.actions)
+    with pytest.raises(SaveError):
+        mode.load_state(bad)
+    assert mode.game is before and mode.game.actions == actions and mode.running
+
+
+def test_party_buzzer_letters_inside_a_typed_name_are_letters(qtbot, mode):
+    """Party play: A and L buzz, but not in the middle of typing a state's name ("Maine")."""
+    mode.start_game(build_settings({"party": True, "computers": 0, "level": "easy", "target": 10}), 5)
+    start(mode)
+    arrange(mode, "TX", "population", ["ME", "CA"])
+    tick(mode, 2100)
+    qtbot.keyClick(mode.board, Qt.Key_L)                 # player 2 buzzes
+    assert mode.game.buzz_holder() == 1
+    qtbot.keyClicks(mode.board, "m")
+    qtbot.keyClick(mode.board, Qt.Key_A)                 # a letter of "maine", not player 1's buzzer
+    assert mode.board.is_typing() and mode.game.buzz_holder() == 1
+    qtbot.keyClicks(mode.board, "ine")
+    qtbot.keyClick(mode.board, Qt.Key_Return)
+    assert mode.game.is_barred(1)                        # Maine has one person, Texas five: a slip
+
+
+def test_setup_dialog_levels_and_party(qtbot):
+    """New game: the level list gives each level's usual reaction times; with no computers
+    (a party of two) the level is not asked."""
+    from stateside.games.scrambled_states.mode import SetupDialog
+
+    dialog = SetupDialog({"party": False, "computers": 2, "level": "easy", "target": 10})
+    qtbot.addWidget(dialog)
+    lo, hi = LEVELS["easy"].usual_range()
+    assert dialog.level.itemText(0) == f"Easy (usually slaps in {lo:.1f}-{hi:.1f} s)"
+    dialog.party.setChecked(True)
+    dialog.computers.setValue(0)
+    assert not dialog.level.isEnabled()
+    assert dialog.choice() == {"party": True, "computers": 0, "level": "easy", "target": 10}
+    settings = build_settings(dialog.choice())
+    assert [s.name for s in settings.seats] == ["Player 1 (A)", "Player 2 (L)"] and settings.buzzer_seats == (0, 1)

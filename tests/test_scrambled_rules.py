@@ -11,7 +11,7 @@ from stateside.games.scrambled_states.rules import (
 )
 from stateside.games.scrambled_states.selfplay import new_game, simulate
 
-PAUSE = 1800
+PAUSE = Settings(()).round_pause_ms
 
 
 def make(players=2, **options) -> ScrambledStates:
@@ -350,3 +350,78 @@ def test_ties_happen_between_equal_computers():
         kinds += [e.kind for e in game.results]
         assert_all_cards_accounted(game)
     assert "tie" in kinds and "no-match" in kinds and "hand" in kinds
+
+
+# --- the rulebook's examples on the engine, face by face ---------------------------------
+@pytest.mark.parametrize("face, center, right, wrong", [
+    # "if the center card has a yellow border, the first player to slap one of the 15 cards that
+    # also has a yellow border wins the card": Wyoming and Arizona are Mountain (yellow).
+    ("region", "WY", "AZ", "CA"),
+    # "the first player to slap a card with that same land mass icon wins it": 50,000-99,999 sq mi.
+    ("land-mass", "WY", "IA", "CT"),
+    # "if the center card shows three people, the first player to slap a card with three people wins it".
+    ("population", "OK", "CT", "TX"),
+    # "if the center card has a red state, the first player to slap a card with a red state wins it".
+    ("colour", "TX", "CO", "AZ"),
+    # "an orange state with a green border ... matches any two of those features": our Oklahoma is a
+    # green state with an orange (South Central) border and three people; Mississippi shares the
+    # border and the people, Texas only the border.
+    ("two", "OK", "MS", "TX"),
+])
+def test_how_to_play_each_die_face_first_correct_slap_wins(face, center, right, wrong):
+    """How to Play, "If the die shows": the rulebook's example for each face, on the engine."""
+    g = make(3)
+    arrange(g, center, face, [wrong, right, "HI"])
+    events = g.apply_action(slap(0, wrong, 400))
+    assert events[-1].kind == "slip" and g.is_barred(0)
+    g.apply_action(slap(1, right, 900))
+    g.advance(900 + g.settings.tie_window_ms)
+    assert g.piles == [[], [right], []] and g.results[-1].kind == "win"
+    assert g.face_up[1] == center          # the center card moved into the playing area
+
+
+def test_no_match_then_play_continues_as_normal():
+    """No Match: "Play then continues as normal": the next card is turned over and the die rolled."""
+    g = make()
+    arrange(g, "TX", "region", ["CA", "NY", "ME"])
+    top = g.draw[-1]
+    g.apply_action(no_match(0, 1000))
+    assert g.piles[0] == ["TX"] and g.center == top and g.phase == "rolling"
+    assert g.round.reveal_at == 1000 + PAUSE and not g.is_barred(0)
+
+
+def test_ending_the_game_first_to_ten_by_default():
+    """Ending the Game: "The first player to collect 10 cards wins" (the default target)."""
+    g = make()
+    assert g.settings.target == 10
+    arrange(g, "TX", "population", ["CA"])
+    g.piles = [[c for c in g.draw[:9]], []]
+    g.draw = g.draw[9:]
+    g.apply_action(slap(0, "CA", 500))
+    g.advance(500 + g.settings.tie_window_ms)
+    assert g.is_terminal() and g.winners() == [0] and len(g.piles[0]) == 10
+    assert_all_cards_accounted(g)
+
+
+def test_a_tie_that_brings_both_to_the_target_is_a_shared_win():
+    """Ties + Ending the Game: both keep their cards, so both reach 10 at once and share the win."""
+    g = make()
+    arrange(g, "TX", "population", ["CA", "NY"])
+    g.piles = [g.draw[:9], g.draw[9:18]]
+    g.draw = g.draw[18:]
+    g.apply_action(slap(0, "CA", 500))
+    g.apply_action(slap(1, "NY", 550))
+    g.advance(500 + g.settings.tie_window_ms)
+    assert g.results[-1].kind == "tie" and g.winners() == [0, 1] and g.scores() == [10, 10]
+    assert_all_cards_accounted(g)
+
+
+@pytest.mark.parametrize("field, value", [
+    ("target", "10"), ("tie_window_ms", None), ("round_limit_ms", [1]), ("buzz_window_ms", {}), ("target", 0),
+])
+def test_saves_with_broken_settings_are_refused(field, value):
+    game, _ = new_game(["ai:hard", "ai:easy"], 2)
+    data = game.to_json()
+    data["settings"][field] = value
+    with pytest.raises(SaveError):
+        ScrambledStates.from_json(data)

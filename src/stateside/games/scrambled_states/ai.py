@@ -1,18 +1,30 @@
 """Computer players for Scrambled States.
 
 A computer player looks at the table when the die lands and plans one action for the
-round: which card to slap (or "No Match!") and when. The delay is drawn from its
-level's reaction-time range and never leaves it, so an easy player is never faster
-than 3 s; how far into the range it lands depends on how hard the die face is to
-check (Hand is quick, "2" slower, being sure that nothing matches slowest). With a
-small probability it makes a mistake of the kind people make: it slaps a card that
-matches on another feature, or calls No Match too early. It plans once per round,
-so after a slip slap it does nothing more until the next round, as the rules bar it.
+round: which card to slap (or "No Match!") and when. Its delay is a reaction time drawn
+from its level: a log-normal spread around the level's typical time (people's reaction
+times are skewed the same way: mostly near the typical time, now and then much slower),
+scaled by how hard the die face is to check (Hand is quick, "2" slower, being sure that
+nothing matches slowest), and never outside the level's floor and ceiling, so an easy
+player is never faster than 1.3 s. With a small probability it makes a mistake of the
+kind people make: it slaps a card that matches on another feature, or calls No Match
+too early. It plans once per round, so after a slip slap it does nothing more until the
+next round, as the rules bar it.
+
+Choosing the levels (the figures are in SOURCES.md and bench_scrambled_states.py): a
+race to 10 cards magnifies a small edge per round, so a level whose times sit in a
+narrow band beside a person's makes every game a foregone conclusion either way. The
+levels therefore overlap a person's 1-3 s and each other, and were tuned against the
+simulated people of PEOPLE below: a casual person (typically 1.8 s) nearly always beats
+easy while still losing about one card in five to it, has a real contest with medium,
+and loses to hard most games while taking about a third of the cards; a quick person
+(typically 1.2 s) still finds hard a fair fight.
 
 The plan is made with the player's own random.Random, so self-play is reproducible.
 """
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -25,25 +37,42 @@ from stateside.games.scrambled_states.rules import (
 class Level:
     name: str
     min_ms: int          # never reacts faster than this
+    typical_ms: int      # median reaction time on an ordinary face (one or two matching cards)
     max_ms: int          # nor slower than this
+    spread: float        # sigma of the log-normal: 0.4 puts 80% of the times within x0.6-x1.7 of typical
     error_rate: float    # chance that the planned action is a mistake
+
+    def usual_range(self) -> tuple[float, float]:
+        """The middle 80% of its reaction times on an ordinary face, in seconds."""
+        z = 1.2816 * self.spread
+        low = max(self.min_ms, self.typical_ms * math.exp(-z))
+        high = min(self.max_ms, self.typical_ms * math.exp(z))
+        return low / 1000, high / 1000
 
 
 LEVELS = {
-    "easy": Level("easy", 3000, 6000, 0.10),
-    "medium": Level("medium", 1800, 4000, 0.05),
-    "hard": Level("hard", 1000, 2500, 0.02),
+    "easy": Level("easy", 1300, 2600, 9000, 0.45, 0.10),
+    "medium": Level("medium", 1000, 1700, 6000, 0.40, 0.06),
+    "hard": Level("hard", 800, 1200, 4000, 0.35, 0.03),
 }
 
-# Beta(a, b) shape of the delay inside [min_ms, max_ms] per kind of search:
-# seeing the center card is quick; a lone match takes longer to spot than one of
-# several; confirming that nothing matches takes the longest.
-DELAY_SHAPE = {
-    "hand": (1.2, 4.0),
-    "many": (1.6, 2.8),     # three or more matching cards
-    "few": (2.2, 2.2),      # one or two
-    "two": (2.6, 1.8),      # the "2" face: two features to compare per card
-    "none": (4.0, 1.4),
+# Simulated people, for tuning the levels in self-play ("person:casual"), not for play:
+# "a person reacts in about 1-3 s" read as a casual player typically taking 1.8 s.
+PEOPLE = {
+    "slow": Level("slow", 700, 2700, 12000, 0.40, 0.08),
+    "casual": Level("casual", 600, 1800, 8000, 0.40, 0.05),
+    "quick": Level("quick", 400, 1200, 5000, 0.40, 0.03),
+}
+
+# How much longer than typical each kind of search takes: seeing the center card is
+# quick; a lone match takes longer to spot than one of several; "2" means comparing two
+# features per card; confirming that nothing matches takes the longest.
+SEARCH_FACTOR = {
+    "hand": 0.55,
+    "many": 0.85,   # three or more matching cards
+    "few": 1.0,     # one or two
+    "two": 1.25,    # the "2" face
+    "none": 1.5,
 }
 
 
@@ -55,18 +84,25 @@ class Plan:
 
 
 def _delay(level: Level, kind: str, rng: random.Random) -> int:
-    a, b = DELAY_SHAPE[kind]
-    return level.min_ms + round((level.max_ms - level.min_ms) * rng.betavariate(a, b))
+    mu = math.log(level.typical_ms * SEARCH_FACTOR[kind])
+    d = level.typical_ms
+    for _ in range(32):   # redraw outside [min, max]: the floor is a floor, not a pile-up
+        d = rng.lognormvariate(mu, level.spread)
+        if level.min_ms <= d <= level.max_ms:
+            return round(d)
+    return round(min(max(d, level.min_ms), level.max_ms))
 
 
 class ComputerPlayer:
     """A computer opponent of one level; `plan` it once per round, when the die lands."""
 
-    def __init__(self, seat: int, level: str, seed: int):
-        if level not in LEVELS:
-            raise ValueError(f"unknown level {level!r} (one of {', '.join(LEVELS)})")
+    def __init__(self, seat: int, level: str | Level, seed: int):
+        if isinstance(level, str):
+            if level not in LEVELS:
+                raise ValueError(f"unknown level {level!r} (one of {', '.join(LEVELS)})")
+            level = LEVELS[level]
         self.seat = seat
-        self.level = LEVELS[level]
+        self.level = level
         self.rng = random.Random(seed)
 
     def plan(self, game: ScrambledStates, start: int | None = None) -> Plan | None:
@@ -131,9 +167,14 @@ def _is_right(game: ScrambledStates, action: Action) -> bool:
 
 
 def make_player(spec: str, seat: int, seed: int):
-    """A computer player from a spec: "random" or "ai:<level>"."""
+    """A player from a spec: "random", "ai:<level>", or "person:<slow|casual|quick>" (a
+    simulated person, to measure how the levels fare against people)."""
     if spec == "random":
         return RandomPlayer(seat, seed)
     if spec.startswith("ai:"):
         return ComputerPlayer(seat, spec[3:], seed)
-    raise ValueError(f"unknown player {spec!r} (use random or ai:easy, ai:medium, ai:hard)")
+    if spec.startswith("person:"):
+        if spec[7:] not in PEOPLE:
+            raise ValueError(f"unknown simulated person {spec!r} (person:{', person:'.join(PEOPLE)})")
+        return ComputerPlayer(seat, PEOPLE[spec[7:]], seed)
+    raise ValueError(f"unknown player {spec!r} (use random, ai:easy, ai:medium, ai:hard or person:casual)")

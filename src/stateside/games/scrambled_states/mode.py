@@ -11,10 +11,10 @@ from __future__ import annotations
 import html
 import random
 
-from PySide6.QtCore import QElapsedTimer, QEvent, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QButtonGroup, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
+    QButtonGroup, QGraphicsPathItem, QGraphicsSimpleTextItem, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
     QListWidget, QPushButton, QRadioButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget,
 )
 
@@ -23,7 +23,7 @@ from stateside.errors import IllegalActionError, SaveError
 from stateside.games.scrambled_states.ai import LEVELS, ComputerPlayer, Plan
 from stateside.games.scrambled_states.cards import load_cards
 from stateside.games.scrambled_states.painting import (
-    paint_card, paint_card_back, paint_die, paint_empty_slot,
+    paint_caption, paint_card, paint_card_back, paint_die, paint_empty_slot,
 )
 from stateside.games.scrambled_states.rules import (
     FACE_NAMES, FACE_UP, ScrambledStates, Seat, Settings, buzz, no_match, slap,
@@ -42,6 +42,12 @@ LEGEND = (
     "Hover a card or a state for its features in words. Help > Rules for more.",
 )
 FLASH_MS = 1400
+# A won card stays in view this long (on the table, on the map or as the center card),
+# stamped with the winner's name, before the card that replaces it appears: a computer's
+# slap then reads as "Ada took Montana" rather than as a card silently changing. It is
+# shorter than the pause before the next die lands, so the new table is seen before the race.
+WON_MS = 1500
+WINNER_COLOURS = {"you": "#2a9d8f", "other": "#457b9d", "tie": "#f4a261"}
 ROLL_FRAME_MS = 90
 FEEDBACK = {   # banner colours: background, text
     "win": ("#2a9d8f", "#ffffff"), "hand": ("#2a9d8f", "#ffffff"), "no-match": ("#2a9d8f", "#ffffff"),
@@ -49,12 +55,12 @@ FEEDBACK = {   # banner colours: background, text
     "void": ("#8d99ae", "#ffffff"), "buzz": ("#ffb703", "#1b1b1b"), "game-over": ("#1d3557", "#ffffff"),
     "info": ("#f1faee", "#1d3557"), "pending": ("#ffb703", "#1b1b1b"),
 }
-FACE_HINT = {
-    "region": "the same region (border colour)",
-    "land-mass": "the same land-mass icon",
-    "population": "the same number of people",
-    "colour": "the same state colour",
-    "two": "any two features in common",
+FACE_HINT = {   # "find a card with ... as/with <center>"
+    "region": "the same region (frame colour) as",
+    "land-mass": "the same land-mass icon as",
+    "population": "the same number of people as",
+    "colour": "the same state colour as",
+    "two": "any two features in common with",
 }
 
 
@@ -69,8 +75,10 @@ class CardTable(QWidget):
         self.slots: list[str | None] = [None] * FACE_UP
         self.faded: set[str] = set()
         self.flashes: dict[str, QColor] = {}
+        self.won: dict[int, tuple[str, str, QColor]] = {}   # slot -> (card, caption, colour)
         self._hover: int | None = None
         self._flash_timer = QTimer(self, singleShot=True, timeout=self._end_flash)
+        self._won_timer = QTimer(self, singleShot=True, timeout=self.end_won)
         self.setMouseTracking(True)
         self.setMinimumHeight(96)
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Preferred)
@@ -92,6 +100,21 @@ class CardTable(QWidget):
 
     def _end_flash(self) -> None:
         self.flashes = {}
+        self.update()
+
+    def show_won(self, code: str, caption: str, colour: str) -> None:
+        """Keep the just-won card `code` in its slot for a moment, stamped with `caption`."""
+        if code in self.slots:
+            self.won[self.slots.index(code)] = (code, caption, QColor(colour))
+            self._won_timer.start(WON_MS)
+            self.update()
+
+    def end_won(self) -> None:
+        """The won cards leave; the cards that took their places flash once."""
+        arrived = [self.slots[i] for i in self.won if self.slots[i]]
+        self.won = {}
+        if arrived:
+            self.flash(arrived, "#2a9d8f")
         self.update()
 
     def slot_rect(self, i: int) -> QRectF:
@@ -120,6 +143,14 @@ class CardTable(QWidget):
         p.setRenderHint(QPainter.Antialiasing)
         for i, code in enumerate(self.slots):
             r = self.slot_rect(i)
+            if i in self.won:
+                won, caption, colour = self.won[i]
+                p.setPen(QPen(colour, 4))
+                p.setBrush(Qt.NoBrush)
+                p.drawRoundedRect(r.adjusted(-2, -2, 2, 2), r.width() * 0.1, r.width() * 0.1)
+                paint_card(p, r, self.cards[won], self.cards)
+                paint_caption(p, r, caption, colour)
+                continue
             if code is None:
                 paint_empty_slot(p, r)
                 continue
@@ -148,7 +179,7 @@ class CardTable(QWidget):
     def mousePressEvent(self, event) -> None:
         if event.button() == Qt.LeftButton:
             i = self.slot_at(event.position())
-            if i is not None and self.slots[i]:
+            if i is not None and self.slots[i] and i not in self.won:
                 self.cardClicked.emit(self.slots[i])
 
 
@@ -161,13 +192,15 @@ class CenterCard(QWidget):
         self.cards = cards
         self.code: str | None = None
         self.back_text = "?"
+        self.caption: tuple[str, QColor] | None = None   # who just won the card shown
         self.setFixedSize(118, 163)
         self.setCursor(Qt.PointingHandCursor)
         self.setToolTip("The center card. On Hand, click it to slap it.")
 
-    def show_card(self, code: str | None, back_text: str = "?") -> None:
-        if (code, back_text) != (self.code, self.back_text):
-            self.code, self.back_text = code, back_text
+    def show_card(self, code: str | None, back_text: str = "?", caption: tuple[str, str] | None = None) -> None:
+        cap = (caption[0], QColor(caption[1])) if caption else None
+        if (code, back_text, cap) != (self.code, self.back_text, self.caption):
+            self.code, self.back_text, self.caption = code, back_text, cap
             self.update()
 
     def paintEvent(self, event) -> None:
@@ -175,6 +208,8 @@ class CenterCard(QWidget):
         r = QRectF(self.rect()).adjusted(2, 2, -2, -2)
         if self.code:
             paint_card(p, r, self.cards[self.code], self.cards)
+            if self.caption:
+                paint_caption(p, r, *self.caption)
         else:
             paint_card_back(p, r, self.back_text)
         p.end()
@@ -239,7 +274,8 @@ class SetupDialog(QDialog):
         self.computers = QSpinBox()
         self.level = QComboBox()
         for name, lv in LEVELS.items():
-            self.level.addItem(f"{name.capitalize()} (reacts in {lv.min_ms / 1000:g}-{lv.max_ms / 1000:g} s)", name)
+            low, high = lv.usual_range()
+            self.level.addItem(f"{name.capitalize()} (usually slaps in {low:.1f}-{high:.1f} s)", name)
         self.level.addItem("Mixed (easy, medium, hard...)", "mixed")
         self.level.setCurrentIndex(max(0, self.level.findData(current.get("level", "easy"))))
         self.target = QSpinBox()
@@ -259,6 +295,7 @@ class SetupDialog(QDialog):
         lay.addLayout(form)
         lay.addWidget(buttons)
         self.solo.toggled.connect(self._limits)
+        self.computers.valueChanged.connect(lambda n: self.level.setEnabled(n > 0))
         self._limits()
         self.computers.setValue(current.get("computers", 2))
 
@@ -311,6 +348,9 @@ class ScrambledStatesMode(GameMode):
         self.clock_base = 0
         self._map_key = None
         self.active = False    # the shared board is ours only while the shell has us active
+        self.recent: list[tuple[str, str, str]] = []        # just-won states on the map: (code, caption, colour)
+        self.center_won: tuple[str, str, str] | None = None  # the center card just won on Hand or No Match
+        self.won_timer = QTimer(self, singleShot=True, timeout=self._end_won)
         self.tick = QTimer(self, singleShot=True, timeout=self._on_tick)
         self.buzz_timer = QTimer(self, interval=100, timeout=self._show_buzz_countdown)
         self._build()
@@ -376,6 +416,7 @@ class ScrambledStatesMode(GameMode):
         self.log.setFocusPolicy(Qt.NoFocus)
         self.log.setWordWrap(True)
         self.log.setStyleSheet("font-size:11px")
+        self.log.setMinimumHeight(40)
         side.addWidget(self.log, 1)
 
         self.table = CardTable(self.cards)
@@ -397,6 +438,20 @@ class ScrambledStatesMode(GameMode):
         tl.addWidget(self.table)
         lay.addWidget(self.table_frame)
         self.board.stateClicked.connect(self._on_state_clicked)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_cards()
+
+    def _fit_cards(self) -> None:
+        """The row of cards as large as the width allows, up to a fifth of the height, and
+        fixed: what the side panel shows (more players, a longer message) never makes
+        the cards jump in size mid-game. The center card grows with them."""
+        card_w = (self.width() - 8 - 5.0 * (FACE_UP + 1)) / FACE_UP
+        height = min(card_w * 1.38 + 8, max(110.0, self.height() * 0.2))
+        self.table.setFixedHeight(max(96, int(height)))
+        center_w = int(min(150, max(110, card_w)))
+        self.center_card.setFixedSize(center_w, int(center_w * 1.38))
 
     # ---------------------------------------------------------------- the clock
     def now(self) -> int:
@@ -440,6 +495,8 @@ class ScrambledStatesMode(GameMode):
             if s.kind.startswith("ai:"):
                 self.computers[seat] = ComputerPlayer(seat, s.kind[3:], random.randrange(1 << 30))
         self.plans, self.planned_round, self.waiting = {}, None, set()
+        self.won_timer.stop()
+        self.recent, self.center_won, self.table.won, self.table.flashes = [], None, {}, {}
         self.seen_events = len(self.game.events)
         self.clock_base = self.game.now
         self.running = False
@@ -453,6 +510,7 @@ class ScrambledStatesMode(GameMode):
                f"{settings.buzz_window_ms / 1000:g} s." if party else
                "Click a matching state on the map or its card below; Space for No Match.")
         self._set_banner("info", f"First to {settings.target} cards wins. {how} Press Start when ready.")
+        self.status.emit(f"New game of Scrambled States: first to {settings.target} cards wins.")
         for line in LEGEND:
             self.log.addItem(line)
         self._update()
@@ -503,7 +561,8 @@ class ScrambledStatesMode(GameMode):
 
     def help_html(self) -> str:
         s = Settings(())
-        levels = ", ".join(f"{name} {lv.min_ms / 1000:g}&ndash;{lv.max_ms / 1000:g} s" for name, lv in LEVELS.items())
+        levels = ", ".join(f"{name} usually {lo:.1f}&ndash;{hi:.1f} s (never under {lv.min_ms / 1000:g} s)"
+                           for name, lv in LEVELS.items() for lo, hi in [lv.usual_range()])
         return HELP_HTML.format(tie_ms=s.tie_window_ms, limit_s=s.round_limit_ms // 1000, levels=levels,
                                 buzz_s=f"{s.buzz_window_ms / 1000:g}")
 
@@ -601,7 +660,7 @@ class ScrambledStatesMode(GameMode):
         if key == Qt.Key_Escape and not typing and self.running:
             self.pause()
             return True
-        if party and key in BUZZER_KEYS:
+        if party and key in BUZZER_KEYS and not typing:   # mid-name, "a" and "l" are letters
             self.press_buzzer(BUZZER_KEYS.index(key))
             return True
         return False
@@ -700,7 +759,11 @@ class ScrambledStatesMode(GameMode):
             self.center_card.show_card(None, "Paused" if self.started else "Press Start")
             self.die.show_face(None)
         elif phase == "rolling":
-            self.center_card.show_card(None, "?")
+            if self.center_won:
+                code, who, colour = self.center_won
+                self.center_card.show_card(code, caption=(who, colour))
+            else:
+                self.center_card.show_card(None, "?")
             self.die.roll()
         else:
             self.center_card.show_card(g.center)
@@ -753,7 +816,7 @@ class ScrambledStatesMode(GameMode):
     def _draw_map(self) -> None:
         g = self.game
         show_center = self.running and g.phase in ("open", "closing")
-        key = (tuple(g.face_up), g.center if show_center else None)
+        key = (tuple(g.face_up), g.center if show_center else None, tuple(self.recent))
         if key == self._map_key or not self.active:
             return
         self._map_key = key
@@ -762,10 +825,12 @@ class ScrambledStatesMode(GameMode):
         b.clear_highlight()
         b.clear_dimmed()
         b.remove_token("scrambled-center")
+        b.remove_layer("scrambled-won")
         on_table = g.face_up_cards()
+        won = {code for code, _, _ in self.recent}
         for code in self.cards.codes:
             b.set_state_tooltip(code, None)
-        b.set_dimmed([c for c in b.codes() if c not in on_table])
+        b.set_dimmed([c for c in b.codes() if c not in on_table and c not in won])
         by_region: dict[str, list[str]] = {}
         for code in on_table:
             card = self.cards[code]
@@ -779,6 +844,33 @@ class ScrambledStatesMode(GameMode):
         if show_center and g.center:
             b.add_token(g.center, color="#e63946", shape="star", key="scrambled-center",
                         tooltip=f"The center card: {self.cards[g.center].name}")
+        if self.recent:
+            self._mark_won_states(b)
+
+    def _mark_won_states(self, b) -> None:
+        """The states just won: their colour, the winner's outline and a name tag."""
+        layer = b.layer("scrambled-won", z=60)
+        font = QFont("DejaVu Sans")
+        font.setBold(True)
+        font.setPixelSize(13)
+        for code, who, colour in self.recent:
+            b.set_fill(code, self.cards.colour(self.cards[code].colour).hex)
+            b.set_highlight([code], colour)
+            text = QGraphicsSimpleTextItem(f"{who} ✓")
+            text.setFont(font)
+            text.setBrush(QBrush(QColor("#ffffff")))
+            box = text.boundingRect().adjusted(-5, -2, 5, 2)
+            anchor = b.state_anchor(code)
+            box.moveCenter(anchor - QPointF(0, 16))
+            tag = QPainterPath()
+            tag.addRoundedRect(box, 5, 5)
+            bubble = QGraphicsPathItem(tag)
+            bubble.setBrush(QBrush(QColor(colour)))
+            bubble.setPen(QPen(QColor(colour).darker(150), 1.0))
+            text.setPos(box.left() + 5, box.top() + 2)
+            for item in (bubble, text):
+                item.setAcceptedMouseButtons(Qt.NoButton)
+                layer.addToGroup(item)
 
     def _feedback(self) -> None:
         """Show what happened since the last look: banner, flash on the cards, log."""
@@ -789,17 +881,27 @@ class ScrambledStatesMode(GameMode):
         for ev in new:
             kind = ev.kind
             if kind == "reveal":
+                if self.recent or self.center_won or self.table.won:   # the race is on: show the real table
+                    self.won_timer.stop()
+                    self.recent, self.center_won = [], None
+                    self.table.end_won()
                 center = self.cards[ev.center].name
                 if ev.face == "hand":
                     text = f"Hand! Slap the center card, {center}!"
                 else:
-                    text = f"{FACE_NAMES[ev.face]}: find {FACE_HINT[ev.face]} as {center}."
+                    face = DIE_LABELS.get(ev.face, FACE_NAMES[ev.face])
+                    text = f"{face}: find a card with {FACE_HINT[ev.face]} {center}."
+                if g.settings.buzzer_seats:
+                    keys = " or ".join(BUZZER_LABELS[:len(g.settings.buzzer_seats)])
+                    text += f" Buzz ({keys}), then pick."
                 self._set_banner("info", text)
                 continue
             if kind in ("win", "hand", "no-match"):
                 self._set_banner(kind if set(ev.players) & people else "lost", ev.text)
+                self._show_won(ev, people)
             elif kind == "tie":
                 self._set_banner("tie", ev.text)
+                self._show_won(ev, people)
             elif kind in ("slip", "buzz-timeout"):
                 self._set_banner("slip", ev.text)
                 self.table.flash(ev.cards, "#e63946")
@@ -808,15 +910,34 @@ class ScrambledStatesMode(GameMode):
                 self.status.emit(ev.text)
             elif kind in ("void", "buzz", "pending"):
                 self._set_banner(kind, ev.text)
-            if kind in ("win", "tie") and ev.center in g.face_up:
-                # The won card left the table: flash the center card that took its place.
-                self.table.flash([ev.center], "#f4a261" if kind == "tie" else "#2a9d8f")
+                if kind == "pending":   # the slapped card lights up at once, before the tie window closes
+                    self.table.flash(ev.cards, "#ffb703")
             if kind != "pending":
                 self.log.insertItem(0, f"R{ev.round}: {ev.text}")
         while self.log.count() > 60:
             self.log.takeItem(self.log.count() - 1)
         if g.buzz_holder() is None and self.buzz_timer.isActive():
             self.buzz_timer.stop()
+
+    def _show_won(self, ev, people: set[int]) -> None:
+        """Keep the won card(s) in view for WON_MS, stamped with the winner's name."""
+        g = self.game
+        marks = []
+        self.table.won, self.center_won = {}, None   # only the latest round's winners
+        for p, code in zip(ev.players, ev.cards):
+            who = g.name(p).split(" (")[0]
+            colour = WINNER_COLOURS["tie" if ev.kind == "tie" else "you" if p in people else "other"]
+            marks.append((code, who, colour))
+            if ev.kind in ("win", "tie"):
+                self.table.show_won(code, who, colour)
+            else:   # Hand or No Match: the center card itself was won
+                self.center_won = (code, who, colour)
+        self.recent = marks
+        self.won_timer.start(WON_MS)
+
+    def _end_won(self) -> None:
+        self.recent, self.center_won = [], None
+        self._update()
 
     def _show_buzz_countdown(self) -> None:
         g = self.game
@@ -857,7 +978,9 @@ purple (cross-hatch).</li>
 </ul>
 <p>To slap, click the state on the map or its card in the row. If no face-up card matches, the first to call
 <b>No Match</b> (the button or the Space bar) wins the center card.</p>
-<p>A correct slap wins that card; the center card takes its place on the table and a new round begins.</p>
+<p>A correct slap wins that card; the center card takes its place on the table and a new round begins.
+For a moment the won card stays in view with the winner's name on it (and on the map), so you can see what
+a computer took and why; the message panel explains the match.</p>
 <h3>Mistakes and ties</h3>
 <ul>
 <li><b>Slip slap</b>: slap a wrong card, or call No Match when a card matches, and you sit out the rest of the
@@ -873,12 +996,23 @@ figures. Where the printed rules say nothing, we decided: a round that nobody wi
 {limit_s} seconds pass) is dropped and its card stays under the center pile; when the draw pile runs out, whoever
 has the most cards wins (equal counts share the win).</p>
 <h3>Computer players</h3>
-<p>Reaction times: {levels}. The easier ones now and then slap a near miss or call No Match too soon.
-They never react faster than their level allows, and they sit out after a slip like everyone else.</p>
+<p>Each level has its own reaction time: {levels} on an ordinary round (quicker on Hand, slower on
+&ldquo;2&rdquo; and slowest to be sure that nothing matches). They never react faster than their level
+allows, the easier ones now and then slap a near miss or call No Match too soon, and they sit out after a
+slip like everyone else.</p>
+<p>Why these times: a race to 10 cards turns a small edge in each round into a near-certain win, so
+opponents that are always a little slower (or faster) than you are no fun either way. Our levels overlap
+the 1&ndash;3 seconds a person typically needs and each other. In simulated games against a person who
+usually needs about 1.8 s, <b>easy</b> loses nearly every game but still takes about one card in five,
+<b>medium</b> is a real contest (the person wins about two games in three), and <b>hard</b> wins most
+games while the person still takes about a third of the cards; a quick player (about 1.2 s) beats hard
+more often than not. Start with easy and move up when you win comfortably.</p>
 <h3>Party play</h3>
 <p>Two people share the keyboard: player 1 buzzes with <b>A</b>, player 2 with <b>L</b>. The first to buzz then
-has {buzz_s} seconds to click a card, the center card, or No Match; running out of time counts as a slip slap.</p>
+has {buzz_s} seconds to click a card, the center card, or No Match; running out of time counts as a slip slap. Computer opponents can
+join a party; they hold back while a person has the buzzer.</p>
 <h3>Keys</h3>
 <p><b>Space</b>: No Match (or start and resume) &middot; <b>Esc</b>: pause &middot; type a state's name or postal
-code on the map and press Enter to slap it.</p>
+code on the map and press Enter to slap it &middot; party play: <b>A</b> and <b>L</b> buzz. There is no undo:
+it is a race, and a slap once made stands.</p>
 """

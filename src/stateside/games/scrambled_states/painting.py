@@ -131,6 +131,40 @@ def _fit_font(text: str, rect: QRectF, bold: bool, max_px: float, min_px: float)
     return font
 
 
+def draw_fitted_text(p: QPainter, rect: QRectF, text: str, *, bold: bool, max_px: float, min_px: float) -> None:
+    """`text` centred in `rect`, as large as fits up to `max_px`; below `min_px` it is
+    squeezed sideways rather than shrunk further, so a long name on a small card
+    ("New Hampshire") stays whole and legible."""
+    font = _fit_font(text, rect, bold, max_px, min_px)
+    p.setFont(font)
+    advance = QFontMetricsF(font).horizontalAdvance(text)
+    if advance <= rect.width() or advance <= 0:
+        p.drawText(rect, Qt.AlignCenter, text)
+        return
+    squeeze = rect.width() / advance
+    p.save()
+    p.translate(rect.center().x(), 0)
+    p.scale(squeeze, 1.0)
+    p.translate(-rect.center().x(), 0)
+    wide = QRectF(rect.center().x() - advance / 2, rect.top(), advance, rect.height())
+    p.drawText(wide, Qt.AlignCenter, text)
+    p.restore()
+
+
+def paint_caption(p: QPainter, rect: QRectF, text: str, colour: QColor) -> None:
+    """A ribbon across the middle of a card: who just won it."""
+    h = max(12.0, rect.height() * 0.24)
+    band = QRectF(rect.left() - 2, rect.center().y() - h / 2, rect.width() + 4, h)
+    p.save()
+    p.setRenderHint(QPainter.Antialiasing)
+    p.setPen(QPen(colour.darker(140), 1.0))
+    p.setBrush(colour)
+    p.drawRoundedRect(band, h * 0.2, h * 0.2)
+    p.setPen(text_on(colour))
+    draw_fitted_text(p, band.adjusted(3, 0, -3, 0), text, bold=True, max_px=h * 0.62, min_px=7)
+    p.restore()
+
+
 def paint_card(p: QPainter, rect: QRectF, card: Card, cards: CardSet, *, hover: bool = False,
                faded: bool = False) -> None:
     """One card filling `rect` (about 5:7)."""
@@ -155,15 +189,13 @@ def paint_card(p: QPainter, rect: QRectF, card: Card, cards: CardSet, *, hover: 
 
     # The region's name in the bottom band.
     band_rect = QRectF(rect.left() + side, inner.bottom(), rect.width() - 2 * side, band)
-    p.setFont(_fit_font(card.region, band_rect, True, band * 0.62, 5))
     p.setPen(text_on(border))
-    p.drawText(band_rect, Qt.AlignCenter, card.region)
+    draw_fitted_text(p, band_rect, card.region, bold=True, max_px=band * 0.62, min_px=7)
 
     pad = inner.width() * 0.06
     name_rect = QRectF(inner.left() + pad, inner.top() + pad * 0.5, inner.width() - 2 * pad, inner.height() * 0.17)
-    p.setFont(_fit_font(card.name, name_rect, True, name_rect.height() * 0.78, 6))
     p.setPen(INK)
-    p.drawText(name_rect, Qt.AlignCenter, card.name)
+    draw_fitted_text(p, name_rect, card.name, bold=True, max_px=name_rect.height() * 0.78, min_px=8)
 
     shape_box = QRectF(inner.left() + pad, name_rect.bottom() + pad * 0.3,
                        inner.width() - 2 * pad, inner.height() * 0.45)
@@ -240,9 +272,8 @@ def paint_die(p: QPainter, rect: QRectF, face: str | None, cards: CardSet, label
         paint_face_icon(p, art, face, cards)
         if label:
             text_rect = QRectF(box.left() + side * 0.05, box.top() + side * 0.68, side * 0.9, side * 0.26)
-            p.setFont(_fit_font(label, text_rect, True, side * 0.16, 6))
             p.setPen(INK)
-            p.drawText(text_rect, Qt.AlignCenter, label)
+            draw_fitted_text(p, text_rect, label, bold=True, max_px=side * 0.16, min_px=7)
     p.restore()
 
 

@@ -103,7 +103,8 @@ class Settings:
     seats: tuple[Seat, ...]
     target: int = 10                 # cards needed to win ("Ending the Game")
     tie_window_ms: int = 200         # correct slaps on different cards this close together tie
-    round_pause_ms: int = 1800       # from the end of a round until the next die lands
+    round_pause_ms: int = 2400       # from the end of a round until the next die lands: time to see
+                                     # who won what (the mode shows it for 1.5 s) and the new card
     round_limit_ms: int = 20000      # a round nobody wins within this time is void
     buzzer_seats: tuple[int, ...] = ()   # party play: these seats must buzz before picking
     buzz_window_ms: int = 3000       # time to pick after buzzing
@@ -130,9 +131,13 @@ class Settings:
 
     @classmethod
     def from_json(cls, d: dict) -> "Settings":
+        """Settings from a save; ValueError or TypeError for anything malformed."""
         d = dict(d)
         d["seats"] = tuple(Seat(str(s["name"]), str(s.get("kind", "human"))) for s in d["seats"])
         d["buzzer_seats"] = tuple(int(s) for s in d.get("buzzer_seats", ()))
+        for name in ("target", "tie_window_ms", "round_pause_ms", "round_limit_ms", "buzz_window_ms"):
+            if name in d and (not isinstance(d[name], int) or isinstance(d[name], bool)):
+                raise ValueError(f"{name} must be a whole number, not {d[name]!r}")
         return cls(**d)
 
 

@@ -62,7 +62,8 @@ def new_game(specs: list[str], seed: int, **options) -> tuple[ScrambledStates, d
 
 
 def play_game(players: list[str], seed: int) -> GameRecord:
-    """One seeded game between computer players ("random" or "ai:easy|medium|hard")."""
+    """One seeded game between computer players ("random" or "ai:easy|medium|hard"), or
+    simulated people ("person:slow|casual|quick") to see how the levels fare against people."""
     game, computer = new_game(players, seed)
     decision_ms: list[list[float]] = [[] for _ in players]
     simulate(game, computer, decision_ms)
