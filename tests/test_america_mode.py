@@ -97,7 +97,6 @@ def test_a_whole_card_against_computers_then_the_reveal(qtbot, mode):
 
 def test_undo_takes_back_the_persons_last_marker(qtbot, mode):
     mode.start_game(["human", "ai:medium"], seed=2)
-    g = mode.game
     qtbot.waitUntil(lambda: mode.game.phase == "place" or mode.is_human_turn(), timeout=5000)
     if mode.game.phase == "choose":
         mode.choose_buttons[0].clicked.emit()
