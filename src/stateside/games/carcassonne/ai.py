@@ -1,0 +1,223 @@
+"""Computer players for Carcassonne. They use the engine's public moves like a person.
+
+- random: any legal move.
+- easy: one ply, greedy. Tries every placement and follower and keeps the one that
+  most raises its own score counted as if the game ended right after the move.
+- hard: judges positions with an estimate of what unfinished features will be worth
+  (how likely they are to be finished with the tiles left, what a follower in the
+  supply is worth), keeps the best few moves, and plays each of them out a round
+  ahead over many random orders of the unseen tiles (the tile mix is public, the
+  order is not), the other players answering with the same judgement. It keeps the
+  move with the best mean, within a time budget.
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from .engine import NEIGHBOURS8, Game, Move
+from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD
+
+
+class Judge:
+    """What a position is worth to each seat."""
+
+    def __init__(self, naive: bool = False, road_k: float = 9.0, city_k: float = 14.0,
+                 cloister_k: float = 6.0, meeple: float = 3.0, meeple_decay: float = 0.8,
+                 field_hope: float = 0.8):
+        self.naive = naive
+        self.road_k, self.city_k, self.cloister_k = road_k, city_k, cloister_k
+        self.meeple, self.meeple_decay, self.field_hope = meeple, meeple_decay, field_hope
+
+    def completion(self, g: Game, root: int, left: int) -> float:
+        """Rough chance that a city, road or cloister is finished before the tiles run out."""
+        k = g.kind[root]
+        if k == K_CLOISTER:
+            x, y = g.placed[g.seg_tile[root]].pos
+            missing = 8 - sum(1 for dx, dy in NEIGHBOURS8 if (x + dx, y + dy) in g.board)
+            return (left / (left + self.cloister_k)) ** missing if missing else 1.0
+        e = g.ports[root]
+        if e == 0:
+            return 1.0
+        kk = self.road_k if k == K_ROAD else self.city_k
+        return (left / (left + kk)) ** e
+
+    def feature(self, g: Game, root: int, left: int) -> tuple[float, float]:
+        """(expected points for its owners, chance its followers come back)."""
+        k = g.kind[root]
+        if self.naive or left == 0:
+            return float(g.feature_points(root, True)), 0.0
+        if k == K_FIELD:
+            find, done = g.find, g.done
+            total = 0.0
+            for r in {find(c) for c in g.adj[root]}:
+                total += 1.0 if done[r] else self.field_hope * self.completion(g, r, left)
+            return 3.0 * total, 0.0
+        p = self.completion(g, root, left)
+        ramp = min(1.0, left / 20.0)
+        if k == K_ROAD:
+            e = g.ports[root]
+            return len(g.ftiles[root]) + 0.7 * e * ramp, p
+        if k == K_CITY:
+            base = len(g.ftiles[root]) + g.pennants[root]
+            grow = 0.9 * g.ports[root] * ramp
+            return p * 2.0 * (base + grow) + (1.0 - p) * (base + 0.5 * grow), p
+        # cloister
+        x, y = g.placed[g.seg_tile[root]].pos
+        have = sum(1 for dx, dy in NEIGHBOURS8 if (x + dx, y + dy) in g.board)
+        return p * 9.0 + (1.0 - p) * (1 + have + 0.5 * (8 - have) * ramp), p
+
+    def supply_value(self, followers: float, left: int) -> float:
+        """A follower at hand is an option on future points; the first ones matter most."""
+        if self.naive or left == 0:
+            return 0.0
+        scale = self.meeple * min(1.0, left / 40.0)
+        d = self.meeple_decay
+        return scale * (1.0 - d ** followers) / (1.0 - d)
+
+    def values(self, g: Game) -> list[float]:
+        """Each seat's score plus what its followers on the table and at hand are worth."""
+        vals = [float(s) for s in g.scores]
+        if g.finished:
+            return vals
+        left = len(g.deck) + (1 if g.drawn is not None else 0)
+        n = g.n
+        back = [0.0] * n
+        for root in g.occupied:
+            m = g.meeples[root]
+            counts = [0] * n
+            for s, _ in m:
+                counts[s] += 1
+            best = max(counts)
+            v, p = self.feature(g, root, left)
+            for s in range(n):
+                if counts[s] == best:
+                    vals[s] += v
+                if counts[s]:
+                    back[s] += counts[s] * p
+        if not self.naive:
+            for s in range(n):
+                vals[s] += self.supply_value(g.supply[s] + 0.6 * back[s], left)
+        return vals
+
+    def follower_gain(self, g: Game, root: int, seat: int) -> float:
+        """What a follower of `seat` adds on the free feature `root` of the tile just placed
+        (`g` is the position right after the placement, without that follower)."""
+        k = g.kind[root]
+        if k != K_FIELD and g.done[root]:
+            return float(g.feature_points(root, False))     # scored at once, follower comes back
+        if g.finished:
+            return float(g.feature_points(root, True))
+        left = len(g.deck) + (1 if g.drawn is not None else 0)
+        v, p = self.feature(g, root, left)
+        if self.naive:
+            return v
+        have = g.supply[seat]
+        return v + self.supply_value(have - 1 + 0.6 * p, left) - self.supply_value(have, left)
+
+
+def objective(vals: list[float], seat: int, relative: bool) -> float:
+    if not relative:
+        return vals[seat]
+    return vals[seat] - max(v for i, v in enumerate(vals) if i != seat)
+
+
+def rank_moves(g: Game, judge: Judge, relative: bool) -> list[tuple[float, Move]]:
+    """Every move (distinct rotations) with its value one ply ahead, best first."""
+    seat = g.current
+    tile = g.tiles[g.drawn]
+    scored: list[tuple[float, Move]] = []
+    for x, y, r in g.legal_placements(distinct=True):
+        free = g.follower_options(x, y, r, tile)
+        c = g.clone(history=False)
+        c.place(x, y, r)
+        c.confirm(-1)
+        base = objective(judge.values(c), seat, relative)
+        scored.append((base, (x, y, r, -1)))
+        if free:
+            b = c.placed[c.board[(x, y)]].base
+            for s in free:
+                scored.append((base + judge.follower_gain(c, c.find(b + s), seat), (x, y, r, s)))
+    scored.sort(key=lambda t: -t[0])
+    return scored
+
+
+class RandomPlayer:
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, g: Game) -> Move:
+        return self.rng.choice(g.legal_actions())
+
+
+class EasyPlayer:
+    """One-ply greedy on its own score as if the game ended after the move."""
+    name = "easy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+        self.judge = Judge(naive=True)
+
+    def choose(self, g: Game) -> Move:
+        ranked = rank_moves(g, self.judge, relative=False)
+        top = ranked[0][0]
+        # Among equal moves prefer keeping followers, then any at random (seeded).
+        ties = [m for v, m in ranked if v >= top - 1e-9]
+        quiet = [m for m in ties if m[3] == -1]
+        return self.rng.choice(quiet or ties)
+
+
+class HardPlayer:
+    """Judged one-ply candidates refined by playing a round ahead over sampled tile orders."""
+    name = "hard"
+
+    def __init__(self, seed: int = 0, budget: float = 0.9, candidates: int = 6, samples: int = 12,
+                 margin: float = 8.0, judge: Judge | None = None):
+        self.rng = random.Random(seed)
+        self.budget = budget          # seconds per decision at most
+        self.candidates = candidates  # moves kept for look-ahead
+        self.samples = samples        # tile orders tried per candidate at most
+        self.margin = margin          # candidates this far below the best are dropped
+        self.judge = judge or Judge()
+
+    def choose(self, g: Game) -> Move:
+        start = time.perf_counter()
+        seat = g.current
+        ranked = rank_moves(g, self.judge, relative=True)
+        top = ranked[0][0]
+        cands = [m for v, m in ranked[: self.candidates] if v >= top - self.margin]
+        if len(cands) == 1 or not g.deck:
+            return cands[0]
+        totals = [0.0] * len(cands)
+        runs = 0
+        deadline = start + self.budget
+        horizon = g.n   # the others answer, then we play once more
+        while runs < self.samples and time.perf_counter() < deadline:
+            order = g.deck.copy()
+            self.rng.shuffle(order)
+            for i, m in enumerate(cands):
+                c = g.clone(history=False)
+                c.deck = order.copy()
+                c.apply_action(m)
+                for _ in range(horizon):
+                    if c.finished:
+                        break
+                    c.apply_action(rank_moves(c, self.judge, relative=True)[0][1])
+                totals[i] += objective(self.judge.values(c), seat, True)
+            runs += 1
+        best = max(range(len(cands)), key=lambda i: totals[i])
+        return cands[best]
+
+
+LEVELS = {"random": RandomPlayer, "easy": EasyPlayer, "hard": HardPlayer}
+
+
+def make_player(spec: str, seed: int = 0, **options):
+    """A player from a spec: "random", "ai:easy", "ai:hard" (or just the level)."""
+    level = spec.split(":", 1)[1] if spec.startswith("ai:") else spec
+    cls = LEVELS.get(level)
+    if cls is None:
+        raise ValueError(f"unknown Carcassonne player {spec!r} (use random, ai:easy or ai:hard)")
+    return cls(seed=seed, **options)

@@ -1,0 +1,57 @@
+"""Seeded self-play between computer players: every game ends with its tiles used or
+set aside, followers conserved and the scores equal to the sum of the scoring events."""
+from __future__ import annotations
+
+from stateside.games.carcassonne.engine import Game
+from stateside.games.carcassonne.selfplay import play_game, play_out
+from stateside.games.carcassonne.tiles import load_tile_set
+
+FULL = ["base", "inns-cathedrals", "traders-builders"]
+
+
+def check_invariants(game: Game) -> None:
+    assert game.is_terminal() and game.drawn is None and not game.deck
+    tiles = sum(load_tile_set(s).size for s in game.setup.sets)
+    assert len(game.placed) + len(game.set_aside) == tiles
+    on_board = [0] * game.n
+    for seat, _, _ in game.followers_on_board():
+        on_board[seat] += 1
+    assert [a + b for a, b in zip(game.supply, on_board)] == [game.setup.followers] * game.n
+    from_events = [0] * game.n
+    for e in game.events:
+        for s in e.seats:
+            from_events[s] += e.points
+    assert from_events == game.scores
+    assert all(e.points >= 0 for e in game.events)
+    assert len(game.actions) == game.turn == len(game.placed) - len(game.setup.start)
+
+
+def test_200_seeded_games_keep_tiles_followers_and_scores_consistent():
+    specs = ["random", "ai:easy"]
+    for i in range(200):
+        n = 2 + i % 4                                   # 2 to 5 players
+        players = [specs[(i // 4 + k) % 2] if k == 0 else "random" for k in range(n)]
+        sets = FULL if i % 10 == 0 else ["base"]
+        game, times = play_out(players, seed=1000 + i, sets=sets)
+        check_invariants(game)
+        assert [len(t) for t in times] == [sum(1 for a in range(game.turn) if a % n == s) for s in range(n)]
+
+
+def test_the_same_seed_plays_the_same_game():
+    a, _ = play_out(["ai:easy", "random"], seed=7, sets=["base"])
+    b, _ = play_out(["ai:easy", "random"], seed=7, sets=["base"])
+    assert a.actions == b.actions and a.scores == b.scores
+
+
+def test_play_game_reports_winners_scores_and_decision_times():
+    record = play_game(["ai:easy", "ai:easy"], seed=3)
+    assert record.scores is not None and len(record.scores) == 2
+    assert record.winners == [i for i, s in enumerate(record.scores) if s == max(record.scores)]
+    assert record.turns == 113 - len([]) or record.turns < 113
+    assert all(len(t) > 40 for t in record.decision_ms)
+
+
+def test_a_saved_self_play_game_replays_to_the_same_result():
+    game, _ = play_out(["ai:easy", "random", "random"], seed=11, sets=["base"])
+    again = Game.from_json(game.to_json())
+    assert again.scores == game.scores and again.events == game.events
