@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 
-from stateside.data.yamlio import parse_yaml
+from stateside.data.yamlio import parse_yaml, read_text
 from stateside.errors import DataError
 from stateside.paths import resource
 
@@ -119,11 +119,7 @@ def parse_states(text: str, where: str) -> dict[str, State]:
 
 
 def read_states(path: Path) -> dict[str, State]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise DataError(f"{path}: cannot be read ({e.strerror})") from None
-    return parse_states(text, str(path))
+    return parse_states(read_text(path), str(path))
 
 
 @cache

@@ -19,3 +19,18 @@ def parse_yaml(text: str, where: str):
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise DataError(f"{where}: not valid YAML{at}: {problem}") from None
+
+
+def read_text(path) -> str:
+    """A data file's text, or a DataError naming the file."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise DataError(f"{path}: cannot be read ({e.strerror or e})") from None
+    except UnicodeDecodeError:
+        raise DataError(f"{path}: not UTF-8 text") from None
+
+
+def read_yaml(path):
+    """Read and parse a YAML data file; errors name the file (and line)."""
+    return parse_yaml(read_text(path), str(path))

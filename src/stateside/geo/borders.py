@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from stateside.data.yamlio import parse_yaml
+from stateside.data.yamlio import parse_yaml, read_text
 from stateside.errors import DataError
 from stateside.geo.atlas import Atlas, load_atlas
 from stateside.paths import resource
@@ -142,11 +142,7 @@ def parse_overrides(text: str, where: str, codes: tuple[str, ...]) -> dict[str, 
 
 
 def read_overrides(path: Path, codes: tuple[str, ...]) -> dict[str, dict]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise DataError(f"{path}: cannot be read ({e.strerror})") from None
-    return parse_overrides(text, str(path), codes)
+    return parse_overrides(read_text(path), str(path), codes)
 
 
 def borders_with_rules(base: Borders, ruleset: str | None, path: Path) -> Borders:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
 
+from stateside.data.yamlio import read_yaml
 from stateside.errors import DataError
 from stateside.paths import resource
 
@@ -85,15 +85,7 @@ def parse_bars(data: object, where: str) -> dict[str, Bar]:
 
 
 def read_bars(path: Path) -> dict[str, Bar]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise DataError(f"{path}: cannot be read ({e.strerror})") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise DataError(f"{path}: not valid YAML ({e})") from None
-    return parse_bars(data, str(path))
+    return parse_bars(read_yaml(path), str(path))
 
 
 @cache

@@ -12,8 +12,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
 
+from stateside.data.yamlio import read_yaml
 from stateside.errors import DataError
 from stateside.paths import resource
 
@@ -228,17 +228,7 @@ def build_cards(spec: Any, states: Mapping[str, Any], where: str) -> CardSet:
 
 
 def read_cards(path: Path, states: Mapping[str, Any]) -> CardSet:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise DataError(f"{path}: cannot be read ({e.strerror})") from None
-    try:
-        spec = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        at = f" at line {mark.line + 1}" if mark else ""
-        raise DataError(f"{path}: not valid YAML{at}") from None
-    return build_cards(spec, states, str(path))
+    return build_cards(read_yaml(path), states, str(path))
 
 
 @cache

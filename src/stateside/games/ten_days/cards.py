@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
 
+from stateside.data.yamlio import parse_yaml, read_text
 from stateside.errors import DataError, StatesideError
 from stateside.paths import resource
 
@@ -122,12 +122,7 @@ def plane_colour(face: str) -> str | None:
 
 
 def parse_cards(text: str, where: str, state_names: dict[str, str]) -> CardSet:
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        at = f" at line {mark.line + 1}" if mark else ""
-        raise DataError(f"{where}: not valid YAML{at}") from None
+    data = parse_yaml(text, where)
     if not isinstance(data, dict):
         raise DataError(f"{where}: expected a mapping with colours, states, airplanes and automobiles")
     for key in ("colours", "states", "airplanes_per_colour", "automobiles", "corner_only"):
@@ -184,11 +179,7 @@ def parse_cards(text: str, where: str, state_names: dict[str, str]) -> CardSet:
 def read_cards(path: Path) -> CardSet:
     from stateside.data.states import load_states
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise DataError(f"{path}: cannot be read ({e.strerror})") from None
-    return parse_cards(text, str(path), {c: s.name for c, s in load_states().items()})
+    return parse_cards(read_text(path), str(path), {c: s.name for c, s in load_states().items()})
 
 
 @cache
