@@ -427,18 +427,5 @@ class BoardView(QGraphicsView):
                 item.hovered = False
                 self._refresh(c)
 
-    # ---------------------------------------------------------------- images
-    def render_image(self, width: int, height: int):
-        """The map alone as a QImage (for icons and tests)."""
-        from PySide6.QtGui import QImage
-
-        image = QImage(width, height, QImage.Format_ARGB32_Premultiplied)
-        image.fill(SEA)
-        painter = QPainter(image)
-        painter.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
-        self.scene().render(painter, QRectF(0, 0, width, height), self._map_rect, Qt.KeepAspectRatio)
-        painter.end()
-        return image
-
 
 __all__ = ["BoardView", "CALLOUT_STATES"]
