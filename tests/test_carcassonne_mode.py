@@ -125,3 +125,164 @@ def test_save_and_resume_the_same_game(qtbot, mode):
     with pytest.raises(SaveError):
         mode.load_state({"game": {"setup": {}}, "seats": HUMANS})
     assert mode.game.turn == 3      # a broken save leaves the game as it was
+
+
+# --------------------------------------------------------------------------- review additions
+def _game_with(mode, tile_id: str, seats=HUMANS):
+    """A fresh two-seat game whose first tile in hand is `tile_id`."""
+    from stateside.games.carcassonne.engine import Game
+    from stateside.games.carcassonne.tiles import tile_by_id
+    g = Game(Setup(players=[s["name"] for s in seats], seed=4))
+    g.drawn = tile_by_id()[tile_id].index
+    mode.start_game(g.setup, seats, g)
+    return g
+
+
+def _spot_key(g, seg):
+    return g.tiles[g.drawn].segments[seg].key
+
+
+def test_pointing_at_a_follower_spot_says_what_it_claims_and_outlines_the_whole_feature(qtbot, mode):
+    g = _game_with(mode, "B-E")
+    mode.rot = 2                       # the cap faces south onto the start tile's city: it closes it
+    click_square(qtbot, mode, 0, -1)
+    assert g.pending == (0, -1, 2)
+    tile = g.tiles[g.drawn]
+    city = next(s for s in g.follower_options(0, -1, 2) if tile.segments[s].kind == "city")
+    field = next(s for s in g.follower_options(0, -1, 2) if tile.segments[s].kind == "field")
+    qtbot.mouseMove(mode.view.viewport(), view_point(mode, mode.table.anchor_point(tile, 2, (0, -1), city)))
+    assert mode.hover_seg == city
+    assert "the city: 2 tiles, finished by this tile: 4 points at once" in mode.hint.text()
+    assert len(mode.table.reach) == 2                  # both tiles of the city are outlined
+    qtbot.mouseMove(mode.view.viewport(), view_point(mode, mode.table.anchor_point(tile, 2, (0, -1), field)))
+    assert mode.hover_seg == field
+    assert "the field (1 tile) as a farmer" in mode.hint.text() and "(1 so far)" in mode.hint.text()  # the city it closes
+    qtbot.mouseMove(mode.view.viewport(), view_point(mode, mode.table.square_rect(4, 4).center()))
+    assert mode.hover_seg is None and mode.table.reach == []
+
+
+def test_the_large_tile_in_the_panel_picks_followers_and_space_steps_through_them(qtbot, mode):
+    g = _game_with(mode, "B-U")        # straight road: a road and two fields
+    mode.rot = 1
+    click_square(qtbot, mode, 1, 0)
+    options = g.follower_options(*g.pending)
+    assert sorted(mode.hand.spots) == sorted(options) and len(options) == 3
+    road = next(s for s in options if _spot_key(g, s) == "r1")
+    at = mode.hand._spot_point(road).toPoint()
+    qtbot.mouseMove(mode.hand, at)
+    assert mode.hover_seg == road and "the road: 2 tiles so far, still open" in mode.hint.text()
+    qtbot.mouseClick(mode.hand, Qt.LeftButton, pos=at)
+    assert mode.chosen == road and mode.hand.chosen == road
+    qtbot.mouseClick(mode.hand, Qt.LeftButton, pos=at)
+    assert mode.chosen is None
+    seen = []
+    for _ in range(len(options) + 1):
+        qtbot.keyClick(mode.view, Qt.Key_Space)
+        seen.append(mode.chosen)
+    assert seen == options + [None]     # every free spot in turn, then none again
+    qtbot.keyClick(mode.view, Qt.Key_Space)
+    qtbot.keyClick(mode.view, Qt.Key_Return)
+    assert g.followers_on_board() == [(0, (1, 0), options[0])]
+
+
+def test_the_last_tile_placed_is_framed_in_its_players_colour(qtbot, mode):
+    from stateside.games.carcassonne.tile_art import SEAT_COLOURS
+    _game_with(mode, "B-U")
+    assert not mode.table.last_frame.isVisible()
+    mode.rot = 1
+    click_square(qtbot, mode, 1, 0)
+    qtbot.keyClick(mode.view, Qt.Key_Return)
+    assert mode.table.last_frame.isVisible()
+    assert mode.table.last_frame.rect().center() == mode.table.square_rect(1, 0).center()
+    assert mode.table.last_frame.pen().color().name() == SEAT_COLOURS[0]
+
+
+class _SlowBot:
+    """A computer player that takes its time, to close or leave the mode while it thinks."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+
+    def choose(self, game):
+        import time
+        time.sleep(self.seconds)
+        return game.legal_actions()[0]
+
+
+def _computer_thinking(qtbot, mode, seconds=0.4):
+    g = _game_with(mode, "B-U", [HUMANS[0], {"name": "Cpu", "kind": "easy"}])
+    g.place(1, 0, 1)
+    mode.confirm_turn()
+    mode.bots[1] = _SlowBot(seconds)
+    qtbot.waitUntil(lambda: mode.thinking, timeout=2000)
+    assert "thinking" in mode.turn_label.text() and "thinking" in mode.hint.text()
+    return g
+
+
+def test_leaving_the_mode_while_the_computer_thinks_drops_its_answer_and_asks_again(qtbot, mode):
+    g = _computer_thinking(qtbot, mode)
+    mode.deactivate()
+    qtbot.wait(600)                              # the stale answer arrives and is ignored
+    assert g.turn == 1 and g.pending is None and not mode.thinking
+    mode.bots[1] = _SlowBot(0.0)
+    mode.activate()
+    qtbot.waitUntil(lambda: g.turn == 2, timeout=3000)
+
+
+def test_closing_the_window_while_the_computer_thinks_raises_nothing(qtbot, monkeypatch):
+    import threading
+
+    import shiboken6
+    errors = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: errors.append(args.exc_value))
+    m = CarcassonneMode(BoardView())
+    m.resize(1000, 700)
+    m.show()
+    m.activate()
+    m.ai_delay_ms = 0
+    _computer_thinking(qtbot, m, seconds=0.3)
+    m.deactivate()
+    shiboken6.delete(m)
+    qtbot.wait(600)
+    assert errors == []
+
+
+def test_scoring_lines_explain_the_points_and_show_who_scored(qtbot, mode):
+    _game_with(mode, "B-E")
+    mode.rot = 2
+    click_square(qtbot, mode, 0, -1)
+    city = next(s for s in mode.game.follower_options(0, -1, 2) if _spot_key(mode.game, s) == "c1")
+    mode.chosen = city
+    mode.confirm_turn()
+    item = mode.log.item(0)
+    assert item.text() == "Turn 1 \u00b7 Ann: city of 2 tiles (2 per tile): 4 points"
+    assert not item.icon().isNull()
+
+
+def test_the_end_of_the_game_shows_each_players_points_by_kind(qtbot, mode):
+    from stateside.games.carcassonne.selfplay import play_out
+    game, _ = play_out(["ai:easy", "ai:easy"], seed=3, sets=["base"])
+    mode.start_game(game.setup, HUMANS, game)
+    text = mode.hint.text()
+    assert "Game over" in mode.turn_label.text() and mode.hand.tile is None
+    import re
+    rows = re.findall(r"<tr><td>([^<]+)</td>(.*?)</tr>", text)
+    assert [name for name, _ in rows] == game.setup.players
+    for i, (_, cells) in enumerate(rows):
+        numbers = [int(n) for n in re.findall(r">(\d+)<", cells)]
+        assert numbers[-1] == game.scores[i] and sum(numbers[:-1]) == game.scores[i]
+
+
+@pytest.mark.parametrize("state", [
+    None, [], {"board": {"CA": 1}}, {"game": {"setup": {"players": ["a", "b"]}, "actions": [[0, 0, 0, -1]]}},
+    {"game": {"setup": {"players": ["a", "b"], "start": []}, "actions": []}},
+    {"game": {"setup": {"players": ["a", "b"], "followers": 10 ** 9}, "actions": []}},
+    {"game": {"setup": {"players": ["a", "b"]}, "actions": [[1.5, 0, 1, -1]]}},
+])
+def test_a_corrupted_or_foreign_save_leaves_the_game_as_it_was(mode, state):
+    before = mode.save_state()
+    if isinstance(state, dict) and "game" in state:
+        state = {**state, "seats": HUMANS}
+    with pytest.raises(SaveError):
+        mode.load_state(state)
+    assert mode.save_state() == before

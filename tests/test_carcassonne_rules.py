@@ -162,7 +162,7 @@ def test_tied_followers_on_a_joined_road_both_score_in_full():
     events = _joined_road(g)
     assert [(e.kind, e.seats, e.points, e.tiles, e.followers) for e in events] == [("road", (ANN, BOB), 7, 7, (1, 1))]
     assert g.scores == [7, 7] and g.supply == [7, 7]
-    assert events[0].describe(["Ann", "Bob"]) == "Ann and Bob: road of 7 tiles (1 per tile), shared 1-1: 7 points each"
+    assert events[0].describe(["Ann", "Bob"]) == "Ann and Bob: road of 7 tiles (1 per tile), tied 1 follower each: 7 points each"
 
 
 def test_an_unfinished_road_scores_one_point_per_tile_at_the_end():
@@ -227,6 +227,8 @@ def test_the_majority_takes_a_joined_city_alone():
     assert [(e.kind, e.seats, e.points, e.tiles, e.pennants, e.followers) for e in events] == [
         ("city", (ANN,), 16, 7, 1, (2, 1))]
     assert g.scores == [16, 0] and g.supply == [7, 7]
+    assert events[0].describe(["Ann", "Bob"]) == (
+        "Ann: city of 7 tiles with 1 pennant (2 per tile and pennant), most followers: 2 to 1: 16 points")
 
 
 # --------------------------------------------------------------------------- cloisters

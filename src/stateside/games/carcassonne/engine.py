@@ -65,21 +65,33 @@ class ScoreEvent:
             if self.pennants:
                 what += f" with {self.pennants} pennant{'s' * (self.pennants != 1)}"
             if self.bonus == "cathedral":
-                what += " and a cathedral" + (" (scores nothing unfinished)" if self.final else " (3 each)")
+                what += " and a cathedral" + (" (scores nothing unfinished)" if self.final else " (3 per tile and pennant)")
                 rate = ""
             else:
                 per = "tile and pennant" if self.pennants else "tile"
                 rate = f" (1 per {per})" if self.final else f" (2 per {per})"
         elif self.kind == "cloister":
-            what = f"{unfinished}cloister with {self.tiles - 1} of 8 neighbours" if self.final else "cloister surrounded"
-            rate = ""
+            if self.final:
+                what = f"unfinished cloister with {self.tiles - 1} of 8 neighbours"
+                rate = " (1 for itself and 1 per neighbour)"
+            else:
+                what, rate = "cloister surrounded by 8 tiles", " (1 for itself and 1 per neighbour)"
         elif self.kind == "field":
             what = f"field bordering {self.cities} completed cit{'ies' if self.cities != 1 else 'y'}"
             rate = " (3 per city)"
         else:
-            return f"{who} hold{'s' * (len(self.seats) == 1)} the most {self.bonus} tokens: {self.points}{each}"
-        shared = f", shared {'-'.join(str(n) for n in self.followers if n)}" if len(self.seats) > 1 else ""
-        return f"{who}: {what}{rate}{shared}: {self.points} point{'s' * (self.points != 1)}{each}"
+            return (f"{who} hold{'s' * (len(self.seats) == 1)} the most {self.bonus} tokens: "
+                    f"10 points{each}")
+        word = "farmer" if self.kind == "field" else "follower"
+        best = max(self.followers, default=0)
+        others = sorted((n for i, n in enumerate(self.followers) if n and i not in self.seats), reverse=True)
+        if len(self.seats) > 1:
+            majority = f", tied {best} {word}{'s' * (best != 1)} each"
+        elif others:
+            majority = f", most {word}s: {best} to {'-'.join(map(str, others))}"
+        else:
+            majority = ""
+        return f"{who}: {what}{rate}{majority}: {self.points} point{'s' * (self.points != 1)}{each}"
 
 
 @dataclass
@@ -106,6 +118,11 @@ class Setup:
     def from_json(cls, d: dict) -> "Setup":
         if not isinstance(d, dict):
             raise SaveError("the Carcassonne setup is not a mapping")
+        players = d.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise SaveError("the Carcassonne setup has no list of player names")
+        if not isinstance(d.get("followers", 7), int) or not 1 <= d.get("followers", 7) <= 99:
+            raise SaveError(f"the Carcassonne setup gives each player {d.get('followers')!r} followers")
         try:
             s = cls(players=[str(p) for p in d["players"]], seed=int(d.get("seed", 0)),
                     followers=int(d.get("followers", 7)), sets=[str(x) for x in d.get("sets", SET_NAMES)],
@@ -137,6 +154,8 @@ class Game:
             raise StatesideError(f"Carcassonne is for 2 to 5 players, not {n}")
         if setup.followers < 1:
             raise StatesideError("each player needs at least one follower")
+        if not setup.start:
+            raise StatesideError("the game needs at least one start tile on the table")
         for name in setup.sets:
             load_tile_set(name)     # raises DataError for an unknown set
         self.setup = setup
@@ -657,7 +676,9 @@ class Game:
             raise SaveError(f"the Carcassonne setup cannot be played: {e}") from None
         for i, a in enumerate(data["actions"], 1):
             try:
-                x, y, rot, seg = (int(v) for v in a)
+                if not isinstance(a, list) or not all(type(v) is int for v in a):
+                    raise TypeError
+                x, y, rot, seg = a
                 game.apply_action((x, y, rot, seg))
             except (TypeError, ValueError):
                 raise SaveError(f"Carcassonne save: move {i} is malformed ({a!r})") from None

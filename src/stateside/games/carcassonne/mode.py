@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import random
 import threading
+from html import escape
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QKeySequence, QPainter, QPen, QShortcut
+from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QIcon, QKeySequence, QPainter, QPen, QPixmap, QShortcut
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame,
-                               QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+                               QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem,
                                QPushButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget)
 
 from stateside.app.mode import AI_DELAY_MS, GameMode
@@ -22,9 +23,9 @@ from stateside.errors import SaveError, StatesideError
 
 from .ai import make_player
 from .engine import Game, ScoreEvent, Setup
-from .shapes import segment_at
+from .shapes import rotate_point, segment_at, tile_shape
 from .table import TableScene, TableView
-from .tile_art import SEAT_COLOURS, SEAT_NAMES, paint_follower, paint_tile
+from .tile_art import SEAT_COLOURS, SEAT_NAMES, paint_follower, paint_tile, tile_paths, tile_transform
 from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD, SET_NAMES, load_tile_set
 
 KINDS = {"human": "Person", "easy": "Computer (easy)", "hard": "Computer (hard)"}
@@ -32,6 +33,18 @@ KIND_KEYS = list(KINDS)
 PANEL_WIDTH = 310
 OFF = -9999
 FEATURE_WORDS = {K_CITY: "city", K_ROAD: "road", K_FIELD: "field (as a farmer)", K_CLOISTER: "cloister"}
+
+
+def seat_icon(seats) -> QIcon:
+    """The followers of `seats` side by side (a tie shows each), for the scoring list."""
+    pix = QPixmap(34, 20)
+    pix.fill(Qt.transparent)
+    p = QPainter(pix)
+    step = 0 if len(seats) < 2 else min(12.0, 22.0 / (len(seats) - 1))
+    for i, seat in enumerate(seats):
+        paint_follower(p, QPointF(6 + i * step, 10), 18, seat)
+    p.end()
+    return QIcon(pix)
 
 
 class _Thinker(QObject):
@@ -44,31 +57,71 @@ class _Thinker(QObject):
                 move = bot.choose(game)
             except Exception as e:     # reported on the GUI thread, never lost
                 move = e
-            self.decided.emit(generation, move)
+            try:
+                self.decided.emit(generation, move)
+            except RuntimeError:       # the window closed while the computer thought
+                pass
         threading.Thread(target=run, daemon=True).start()
 
 
 class HandWidget(QWidget):
-    """The tile in hand, as it will be placed; click or wheel to turn it."""
+    """The tile in hand, as it will be placed; click or wheel to turn it. Once it is on the
+    table it also shows the free follower spots, large: point at one to see what it claims,
+    click it to choose it (the same as on the table)."""
     turned = Signal(int)
+    spotHovered = Signal(object)     # segment index or None
+    spotClicked = Signal(int)
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.tile = None
         self.rot = 0
         self.caption = ""
+        self.seat = 0
+        self.spots: list[int] = []
+        self.chosen: int | None = None
+        self.hover: int | None = None
         self.setFixedSize(QSize(120, 120))
+        self.setMouseTracking(True)
         self.setCursor(Qt.PointingHandCursor)
-        self.setToolTip("The tile to place. Click it, press R or turn the mouse wheel to turn it.")
+        self._tip()
 
-    def show_tile(self, tile, rot: int, caption: str = "") -> None:
+    def _tip(self) -> None:
+        self.setToolTip("The placed tile: click a pale follower to put one there; R or the wheel turns the tile."
+                        if self.spots else
+                        "The tile to place. Click it, press R or turn the mouse wheel to turn it.")
+
+    def show_tile(self, tile, rot: int, caption: str = "", seat: int = 0, spots=(), chosen=None,
+                  hover=None) -> None:
         self.tile, self.rot, self.caption = tile, rot, caption
+        self.seat, self.spots, self.chosen, self.hover = seat, list(spots), chosen, hover
+        self._tip()
         self.update()
+
+    def _rect(self) -> QRectF:
+        return QRectF(6, 6, self.width() - 12, self.height() - 12)
+
+    def _spot_point(self, seg: int) -> QPointF:
+        r = self._rect()
+        ax, ay = rotate_point(tile_shape(self.tile).segments[seg].anchor, self.rot)
+        return QPointF(r.x() + ax * r.width(), r.y() + ay * r.height())
+
+    def spot_at(self, pos: QPointF) -> int | None:
+        """The free spot under `pos`: the nearest follower within reach, else the feature's area."""
+        if self.tile is None or not self.spots:
+            return None
+        r = self._rect()
+        near = [(QLineF(pos, self._spot_point(seg)).length(), seg) for seg in self.spots]
+        d, seg = min(near)
+        if d <= r.width() * 0.13:
+            return seg
+        seg = segment_at(self.tile, self.rot, ((pos.x() - r.x()) / r.width(), (pos.y() - r.y()) / r.height()))
+        return seg if seg in self.spots else None
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.Antialiasing)
-        r = QRectF(6, 6, self.width() - 12, self.height() - 12)
+        r = self._rect()
         if self.tile is None:
             p.setPen(QPen(QColor("#b9b2a0"), 2, Qt.DashLine))
             p.drawRoundedRect(r, 6, 6)
@@ -82,9 +135,40 @@ class HandWidget(QWidget):
         p.setPen(QPen(QColor("#4a4030"), 1.2))
         p.setBrush(Qt.NoBrush)
         p.drawRect(r)
+        shown = self.hover if self.hover is not None else self.chosen
+        if shown is not None and shown in self.spots:
+            path = tile_transform(r, self.rot).map(tile_paths(self.tile).hit[shown])
+            fill = QColor("#ffb300")
+            fill.setAlpha(70)
+            p.setPen(QPen(QColor("#ffb300"), 2.5))
+            p.setBrush(fill)
+            p.drawPath(path)
+        for seg in self.spots:
+            at = self._spot_point(seg)
+            lying = self.tile.segments[seg].kind == K_FIELD
+            if seg == self.chosen:
+                paint_follower(p, at, r.width() * 0.3, self.seat, lying=lying)
+            else:
+                p.setPen(QPen(QColor(255, 255, 255, 220), 1.5))
+                p.setBrush(QColor(255, 255, 255, 120))
+                p.drawEllipse(at, r.width() * 0.12, r.width() * 0.12)
+                paint_follower(p, at, r.width() * 0.22, self.seat, lying=lying, ghost=True)
 
     def mousePressEvent(self, event) -> None:
-        self.turned.emit(-1 if event.button() == Qt.RightButton else 1)
+        seg = self.spot_at(event.position()) if event.button() == Qt.LeftButton else None
+        if seg is not None:
+            self.spotClicked.emit(seg)
+        else:
+            self.turned.emit(-1 if event.button() == Qt.RightButton else 1)
+
+    def mouseMoveEvent(self, event) -> None:
+        seg = self.spot_at(event.position())
+        if seg != self.hover:
+            self.spotHovered.emit(seg)
+
+    def leaveEvent(self, event) -> None:
+        if self.hover is not None:
+            self.spotHovered.emit(None)
 
     def wheelEvent(self, event) -> None:
         self.turned.emit(-1 if event.angleDelta().y() > 0 else 1)
@@ -222,6 +306,10 @@ class CarcassonneMode(GameMode):
         self.rot = 0                   # how the tile in hand is turned
         self.chosen: int | None = None  # follower spot picked on the placed tile
         self.hover: tuple[int, int] | None = None
+        self.hover_seg: int | None = None  # follower spot under the pointer on the placed tile
+        self._hover_on = None              # the placement hover_seg belongs to
+        self._notes: dict = {}             # segment -> what that spot claims, for the placement below
+        self._notes_for = None
         self.generation = 0            # bumped whenever a computer's pending answer becomes stale
         self.thinking = False
         self.active = False
@@ -251,12 +339,15 @@ class CarcassonneMode(GameMode):
         side.setSpacing(6)
         self.turn_label = QLabel()
         self.turn_label.setWordWrap(True)
+        self.turn_label.setTextFormat(Qt.PlainText)
         self.turn_label.setStyleSheet("font-size: 15px; font-weight: bold; color: #1d3557;")
         side.addWidget(self.turn_label)
 
         hand_row = QHBoxLayout()
         self.hand = HandWidget()
         self.hand.turned.connect(self.turn_tile)
+        self.hand.spotHovered.connect(self._hand_hovered)
+        self.hand.spotClicked.connect(self._hand_clicked)
         hand_row.addWidget(self.hand)
         turn_col = QVBoxLayout()
         self.btn_left = QPushButton("\u27f2 Turn left")
@@ -276,8 +367,10 @@ class CarcassonneMode(GameMode):
         side.addLayout(hand_row)
 
         self.hint = QLabel()
+        self.hint.setTextFormat(Qt.RichText)     # names in it are escaped
         self.hint.setWordWrap(True)
-        self.hint.setMinimumHeight(48)
+        # room for four lines, so the buttons below do not jump as the hint changes
+        self.hint.setMinimumHeight(4 * self.hint.fontMetrics().lineSpacing() + 14)
         self.hint.setAlignment(Qt.AlignTop | Qt.AlignLeft)
         self.hint.setStyleSheet("background: #fffdf6; border: 1px solid #e2dccd; border-radius: 4px; padding: 5px;")
         side.addWidget(self.hint)
@@ -301,11 +394,13 @@ class CarcassonneMode(GameMode):
         side.addWidget(self._heading("Scoring, newest first"))
         self.log = QListWidget()
         self.log.setWordWrap(True)
+        self.log.setResizeMode(QListView.Adjust)     # re-wrap the lines when the width settles
+        self.log.setIconSize(QSize(34, 20))
         self.log.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.log.setToolTip("Click an entry to see the feature on the table")
         self.log.itemClicked.connect(self._log_clicked)
         self.log.setStyleSheet("QListWidget { background: #fffdf6; border: 1px solid #e2dccd; }"
-                               "QListWidget::item { padding: 3px 2px; border-bottom: 1px solid #efe9da; }")
+                               "QListWidget::item { padding: 3px 0px; border-bottom: 1px solid #efe9da; }")
         side.addWidget(self.log, 1)
         bottom = QHBoxLayout()
         self.btn_new = QPushButton("New game\u2026")
@@ -326,6 +421,7 @@ class CarcassonneMode(GameMode):
         for keys, slot in (("R", lambda: self.turn_tile(1)), ("Shift+R", lambda: self.turn_tile(-1)),
                            ("Return", self.confirm_turn), ("Enter", self.confirm_turn),
                            ("Backspace", self.take_back), ("Escape", self.take_back),
+                           ("Space", self.cycle_follower),
                            ("F", lambda: self.view.show_all(self._target_squares())),
                            ("+", lambda: self.view.zoom_by(1.2)), ("-", lambda: self.view.zoom_by(1 / 1.2))):
             sc = QShortcut(QKeySequence(keys), self)
@@ -356,6 +452,8 @@ class CarcassonneMode(GameMode):
             self._log_event(e)
         self.refresh()
         self.view.show_all(self._target_squares())
+        if self.active:
+            self._announce()
         self._next_turn()
         self.changed.emit()
 
@@ -395,10 +493,21 @@ class CarcassonneMode(GameMode):
     def on_activate(self) -> None:
         self.active = True
         QTimer.singleShot(0, self.view.setFocus)
-        if self._human_to_move():
-            self.status.emit(f"{self.game.setup.players[self.game.current]} to play: click a gold square "
-                             "to place the tile (R or the wheel turns it). Help → Rules explains the game.")
+        self._announce()
         self._next_turn()
+
+    def _announce(self) -> None:
+        """Say on the status bar whose turn it is (or how the game ended)."""
+        g = self.game
+        if g is None:
+            return
+        if g.finished:
+            self.status.emit(self.turn_label.text() + ". Game \u2192 New game starts another.")
+        elif self._human_to_move():
+            self.status.emit(f"{g.setup.players[g.current]} to play: click a gold square to place the tile "
+                             "(R or the wheel turns it). Help \u2192 Rules explains the game.")
+        else:
+            self.status.emit(f"{g.setup.players[g.current]} (the computer) is playing.")
 
     def on_deactivate(self) -> None:
         self.active = False
@@ -531,11 +640,110 @@ class CarcassonneMode(GameMode):
                 self.table.hide_preview()
                 return
             self.table.show_preview(tile, self.rot, (x, y), self.rot in g.fits(tile, (x, y)))
-        elif x != OFF:
-            px, py, prot = g.pending
-            options = g.follower_options(px, py, prot)
-            seg = self.table.segment_under(tile, prot, (px, py), point, options)
-            self.table.show_segment(tile, prot, (px, py), seg)
+        else:
+            seg = None
+            if x != OFF:
+                px, py, prot = g.pending
+                options = g.follower_options(px, py, prot)
+                seg = self.table.segment_under(tile, prot, (px, py), point, options)
+            if seg != self.hover_seg:
+                self.hover_seg, self._hover_on = seg, g.pending
+                self._show_claim()
+
+    def feature_note(self, seg: int) -> tuple[str, tuple]:
+        """What a follower on segment `seg` of the placed tile would claim: a sentence and
+        the squares of the whole feature, as it will be once the tile is down."""
+        g = self.game
+        if self._notes_for != (g.turn, g.pending):
+            self._notes, self._notes_for = {}, (g.turn, g.pending)
+        if seg not in self._notes:
+            x, y, _ = g.pending
+            after = g.clone(history=False)
+            after.confirm(-1)
+            root = after.find(after.placed[after.board[(x, y)]].base + seg)
+            kind = after.kind[root]
+            squares = after.feature_squares(root)
+            if kind == K_FIELD:
+                n = after.field_cities(root)
+                text = (f"the field ({len(squares)} tile{'s' * (len(squares) != 1)}) as a farmer, who stays until "
+                        f"the end: 3 points per finished city beside it ({n} so far).")
+            elif kind == K_CLOISTER:
+                have = after.feature_points(root, True) - 1      # 1 for itself, 1 per neighbour
+                text = ("the cloister: surrounded now, 9 points at once." if have == 8 else
+                        f"the cloister: {have} of its 8 neighbours so far (9 points when all are there).")
+            else:
+                n = len(after.ftiles[root])
+                what = f"the {kind}: {n} tile{'s' * (n != 1)}"
+                if kind == K_CITY and after.pennants[root]:
+                    what += f", {after.pennants[root]} pennant{'s' * (after.pennants[root] != 1)}"
+                if after.ports[root] == 0:
+                    text = (f"{what}, finished by this tile: {after.feature_points(root, False)} points at once "
+                            "and the follower comes back.")
+                else:
+                    text = f"{what} so far, still open."
+            self._notes[seg] = (text, squares)
+        return self._notes[seg]
+
+    def _update_hand(self) -> None:
+        """The tile in hand in the panel; once placed, with its follower spots, large."""
+        g = self.game
+        if g.finished:
+            self.hand.show_tile(None, 0, "game over")
+            return
+        tile = g.tiles[g.drawn]
+        if g.pending is None:
+            self.hand.show_tile(tile, self.rot)
+            return
+        human = self._human_to_move()
+        spots = g.follower_options(*g.pending) if human else [s for s in [self.chosen] if s is not None]
+        self.hand.show_tile(tile, g.pending[2], seat=g.current, spots=spots, chosen=self.chosen,
+                            hover=self.hover_seg if human else None)
+
+    def _show_claim(self) -> None:
+        """Outline the feature the hovered (or chosen) follower spot claims, and say what it is."""
+        g = self.game
+        if g is not None and self._hover_on != g.pending:    # the tile moved or turned under the pointer
+            self.hover_seg = None
+        seg = self.hover_seg if self.hover_seg is not None else self.chosen
+        if g is None or g.pending is None or seg is None or not self._human_to_move():
+            self.table.show_segment(None, 0, None, None)
+            self.table.show_reach(())
+        else:
+            x, y, rot = g.pending
+            tile = g.tiles[g.drawn]
+            self.table.show_segment(tile, rot, (x, y), seg)
+            self.table.show_reach(self.feature_note(seg)[1])
+        self._update_hand()
+        self._set_hint()
+
+    def _hand_hovered(self, seg) -> None:
+        if self.game is not None and self.game.pending is not None and seg != self.hover_seg:
+            self.hover_seg, self._hover_on = seg, self.game.pending
+            self._show_claim()
+
+    def _hand_clicked(self, seg: int) -> None:
+        g = self.game
+        if g is None or g.pending is None or not self._human_to_move():
+            return
+        self.chosen = None if self.chosen == seg else seg
+        self.refresh()
+
+    def cycle_follower(self) -> None:
+        """Space: step the follower through the free spots of the placed tile, then none."""
+        g = self.game
+        if not self._human_to_move():
+            return
+        if g.pending is None:
+            self.status.emit("Place the tile first: click a highlighted square.")
+            return
+        order = [None] + g.follower_options(*g.pending)
+        if len(order) == 1:
+            self.status.emit("No follower can go on this tile.")
+            return
+        i = order.index(self.chosen) if self.chosen in order else 0
+        self.chosen = order[(i + 1) % len(order)]
+        self.hover_seg = None
+        self.refresh()
 
     def take_back(self) -> None:
         g = self.game
@@ -596,6 +804,7 @@ class CarcassonneMode(GameMode):
         tile = g.tiles[g.drawn] if g.drawn is not None else None
         if g.pending is not None and tile is not None:
             x, y, rot = g.pending
+            self.table.px_per_unit = self.view.transform().m11()
             options = g.follower_options(x, y, rot) if human else []
             shown = options if human else ([self.chosen] if self.chosen is not None else [])
             self.table.show_pending(tile, rot, (x, y), g.current, shown, self.chosen)
@@ -619,33 +828,21 @@ class CarcassonneMode(GameMode):
             win = [names[i] for i in g.winners()]
             self.turn_label.setText(("Game over: " + " and ".join(win) + (" win" if len(win) > 1 else " wins")
                                      + f" with {best} points"))
-            self.hand.show_tile(None, 0, "game over")
-            self.hint.setText("Final scoring is in the list below: unfinished roads, cities and cloisters, "
-                              "then the fields. Start a new game from the button below or Game \u2192 New game.")
         else:
             who = names[g.current]
             colour = SEAT_NAMES[g.current]
-            self.turn_label.setText(f"Turn {g.turn + 1}: {who} ({colour})")
-            shown_rot = g.pending[2] if g.pending is not None else self.rot
-            self.hand.show_tile(tile, shown_rot)
-            if not human:
-                self.hint.setText(f"{who} is thinking\u2026" if g.pending is None else f"{who} places this tile.")
-            elif g.pending is None:
-                self.hint.setText("Click a highlighted square to place the tile. Solid gold: it fits turned as "
-                                  "shown; dashed: it fits turned another way. Turn it with R, the wheel or the buttons.")
-            else:
-                x, y, rot = g.pending
-                opts = g.follower_options(x, y, rot)
-                if self.chosen is not None:
-                    kind = FEATURE_WORDS[tile.segments[self.chosen].kind]
-                    self.hint.setText(f"A follower goes on the {kind}. Click it again to remove it. "
-                                      "End the turn with Enter, or take the tile back with Backspace.")
-                elif opts:
-                    self.hint.setText("Click a pale follower to put one on that feature, or end the turn "
-                                      "without one (Enter). Backspace takes the tile back; R turns it in place.")
-                else:
-                    why = "you have no followers left" if g.supply[g.current] == 0 else "every feature is taken"
-                    self.hint.setText(f"No follower can go on this tile ({why}). End the turn with Enter.")
+            self.turn_label.setText(f"Turn {g.turn + 1}: {who} ({colour})"
+                                    + (" \u2013 thinking\u2026" if self.thinking else ""))
+        self._update_hand()
+        if g.actions:      # frame the tile placed last, in its player's colour
+            self.table.show_last(g.actions[-1][:2], QColor(SEAT_COLOURS[(g.turn - 1) % g.n]))
+        else:
+            self.table.show_last(None)
+        if g.pending is None:
+            self.hover_seg = None
+            self._set_hint()
+        else:
+            self._show_claim()
         self.btn_left.setEnabled(human)
         self.btn_right.setEnabled(human)
         self.btn_confirm.setEnabled(human and g.pending is not None)
@@ -653,16 +850,66 @@ class CarcassonneMode(GameMode):
         rows = [(names[i], self.seats[i]["kind"], g.scores[i], g.supply[i], g.setup.followers) for i in range(g.n)]
         self.scoreboard.set_rows(rows, -1 if g.finished else g.current, g.winners() if g.finished else [])
 
+    def _set_hint(self) -> None:
+        """The line that tells the person what to do now (or what the computer is doing)."""
+        g = self.game
+        if g.finished:
+            self.hint.setText(self._breakdown() + "<span style='color:#6b6355'>Every scoring is in the list "
+                              "below; click one to see it on the table.</span>")
+            return
+        who = escape(g.setup.players[g.current])
+        tile = g.tiles[g.drawn]
+        if not self._human_to_move():
+            if g.pending is None:
+                self.hint.setText(f"{who} is thinking\u2026")
+            elif self.chosen is not None:
+                kind = FEATURE_WORDS[tile.segments[self.chosen].kind]
+                self.hint.setText(f"{who} places the tile framed in gold, with a follower on the {kind}.")
+            else:
+                self.hint.setText(f"{who} places the tile framed in gold, without a follower.")
+        elif g.pending is None:
+            self.hint.setText("Click a highlighted square to place the tile. Solid gold: it fits turned as "
+                              "shown; dashed: it fits turned another way. Turn it with R, the wheel or the buttons.")
+        elif self.hover_seg is not None and self.hover_seg != self.chosen:
+            note = self.feature_note(self.hover_seg)[0]
+            self.hint.setText(f"This spot claims {note} Click to put your follower there.")
+        elif self.chosen is not None:
+            note = self.feature_note(self.chosen)[0]
+            self.hint.setText(f"Your follower goes on {note} Click it again to take it off. "
+                              "Enter ends the turn; Backspace takes the tile back.")
+        elif g.follower_options(*g.pending):
+            self.hint.setText("Point at a pale follower (on the table or the large tile above) to see what it "
+                              "would claim; click one to put it there, "
+                              "or end the turn without one (Enter). Backspace takes the tile back; R turns it.")
+        else:
+            why = "you have no followers left" if g.supply[g.current] == 0 else "every feature is taken"
+            self.hint.setText(f"No follower can go on this tile ({why}). End the turn with Enter.")
+
+    def _breakdown(self) -> str:
+        """A small table of each player's points by kind of feature, for the end of the game."""
+        g = self.game
+        kinds = [("road", "Roads"), ("city", "Cities"), ("cloister", "Cloisters"), ("field", "Fields")]
+        if g.setup.goods:
+            kinds.append(("goods", "Goods"))
+        per = [dict.fromkeys((k for k, _ in kinds), 0) for _ in range(g.n)]
+        for e in g.events:
+            for seat in e.seats:
+                per[seat][e.kind] += e.points
+        cell = "<td align='right' style='padding: 0 3px'>{}</td>"
+        rows = ["<tr><td></td>" + "".join(cell.format(f"<i>{w}</i>") for _, w in kinds)
+                + cell.format("<i>Total</i>") + "</tr>"]
+        for i in range(g.n):
+            rows.append(f"<tr><td>{escape(g.setup.players[i])}</td>"
+                        + "".join(cell.format(per[i][k]) for k, _ in kinds)
+                        + cell.format(f"<b>{g.scores[i]}</b>") + "</tr>")
+        return "<table cellspacing='0'>" + "".join(rows) + "</table>"
+
     def _log_event(self, e: ScoreEvent) -> None:
         names = self.game.setup.players
-        when = "End" if e.final else f"Turn {e.turn + 1}" if e.kind != "goods" else "End"
+        when = "End" if e.final else f"Turn {e.turn + 1}"
         item = QListWidgetItem(f"{when} \u00b7 {e.describe(names)}")
         item.setData(Qt.UserRole, list(e.squares))
-        if e.seats:
-            item.setForeground(QColor("#222"))
-            swatch = QColor(SEAT_COLOURS[e.seats[0]])
-            swatch.setAlpha(40)
-            item.setBackground(swatch)
+        item.setIcon(seat_icon(e.seats))      # who scored, by follower colour and number
         self.log.insertItem(0, item)
 
     def _log_clicked(self, item: QListWidgetItem) -> None:
@@ -687,9 +934,11 @@ show where it fits as it is turned now, dashed ones where it fits turned another
 <b>R</b> (Shift+R the other way), the mouse wheel over the table, the buttons, or by clicking it.
 A tile that fits nowhere is put out of the game and another one is drawn.</li>
 <li><b>Put a follower on it, if you like.</b> Pale followers mark the features of the new tile that
-may take one: a road, a city, a cloister, or a field (a farmer lies down). You may not put a
-follower on a feature that already has one anywhere along it, yours or not. Features that grow
-together later can end up with several followers.</li>
+may take one: a road, a city, a cloister, or a field (a farmer lies down). Point at one to see the
+whole feature it would claim outlined on the table, with its size so far; click it (or press Space
+to step through them) to put your follower there. You may not put a follower on a feature that
+already has one anywhere along it, yours or not. Features that grow together later can end up
+with several followers.</li>
 <li><b>End the turn</b> with Enter. Until then Backspace takes the tile back.</li>
 </ol>
 <h3>Scoring as you go</h3>
@@ -716,11 +965,21 @@ inns and cathedrals (a finished road with an inn scores 2 per tile, a finished c
 3 per tile and pennant, but unfinished ones score nothing), and trade goods (whoever finishes a city
 takes its goods; the most of each kind scores 10 at the end). The big follower, the builder and the
 pig are not part of this version.</p>
+<h3>Keys</h3>
+<table cellspacing="0" cellpadding="2">
+<tr><td><b>R</b> / <b>Shift+R</b>, mouse wheel</td><td>turn the tile clockwise / the other way</td></tr>
+<tr><td><b>Space</b></td><td>step the follower through the free spots of the placed tile</td></tr>
+<tr><td><b>Enter</b></td><td>end the turn</td></tr>
+<tr><td><b>Backspace</b>, <b>Esc</b>, <b>Ctrl+Z</b></td><td>take the placed tile back (before the turn ends)</td></tr>
+<tr><td><b>F</b></td><td>show the whole table</td></tr>
+<tr><td><b>+</b> / <b>-</b>, Ctrl+wheel</td><td>zoom in / out; drag to move the table</td></tr>
+</table>
 <h3>Seats and the table</h3>
 <p>Two to five seats, each a person or the computer (easy or hard); people share the screen and take
 their turns in order. Nothing in this game is hidden, so there is no hand-over screen. Drag the table
 to move it, zoom with Ctrl+wheel or +/-, press F to see it all. Click a scoring line to see that
-feature on the table.</p>
+feature on the table. The tile placed last is framed in its player's colour, and the computer's
+tile stays on view, framed in gold with its follower, for a moment before its turn ends.</p>
 <p><i>Our design:</i> the tile drawings, symbols and follower figures are Stateside's own; the tile
 contents follow the published tile lists of the three sets (see resources/carcassonne/SOURCES.md).</p>
 """

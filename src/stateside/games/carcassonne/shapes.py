@@ -10,11 +10,12 @@ tests do for every tile type.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from functools import cache
 
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
-from shapely.ops import polylabel, unary_union
+from shapely.ops import nearest_points, polylabel, unary_union
 
 from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD, TileType
 
@@ -28,6 +29,8 @@ HALF_POINT = ((0.25, 0.01), (0.75, 0.01), (0.99, 0.25), (0.99, 0.75),
               (0.75, 0.99), (0.25, 0.99), (0.01, 0.75), (0.01, 0.25))
 ROAD_CUT = 0.004         # width that roads cut fields with (drawn roads are wider)
 CLOISTER_HALF = 0.16
+SPOT_GAP = 0.27          # follower spots on one tile keep this far apart where there is room
+SYMBOL_GAP = 0.14        # and this far from a pennant, good or inn
 
 
 def _quad(a: XY, c: XY, b: XY, steps: int = 16) -> list[XY]:
@@ -229,6 +232,8 @@ def tile_shape(tile: TileType) -> TileShape:
             taken.append(anchor)
             shapes[i] = SegmentShape(area, None, anchor)
 
+    shapes = _spread_spots(shapes, segs)
+
     bridges = []
     dead_ends = []
     for i, s in enumerate(segs):
@@ -242,6 +247,50 @@ def tile_shape(tile: TileType) -> TileShape:
             dead_ends.append((end[0], end[1]))
     junction = sum(1 for s in segs if s.kind == K_ROAD and s.end == "junction") >= 2
     return TileShape(tuple(shapes), junction, tuple(stubs), tuple(bridges), tuple(dead_ends))
+
+
+def _spread_spots(shapes: list[SegmentShape], segs) -> list[SegmentShape]:
+    """Push follower spots that crowd each other (small fields beside a road that runs
+    into a city, a cap next to an enclosed field) apart, each staying on its own feature:
+    a road's spot slides along the road, an area's stays inside the area."""
+    pts = [list(sh.anchor) for sh in shapes]
+    fixed = [sh.symbol for sh in shapes if sh.symbol is not None]
+    movable = [segs[i].kind != K_CLOISTER for i in range(len(shapes))]
+
+    def settle(i: int) -> None:
+        sh, q = shapes[i], Point(pts[i])
+        if sh.line is not None:
+            length = sh.line.length
+            at = sh.line.interpolate(min(max(sh.line.project(q), 0.15 * length), 0.85 * length))
+            pts[i] = [at.x, at.y]
+        elif sh.area is not None:
+            inner = sh.area.buffer(-0.04)
+            region = inner if not inner.is_empty and inner.area > 0.002 else sh.area
+            if not region.contains(q):
+                at = nearest_points(region, q)[0]
+                pts[i] = [at.x, at.y]
+
+    for _ in range(80):
+        moved = False
+        for i in range(len(pts)):
+            pushes = [(j, SPOT_GAP) for j in range(len(pts)) if j != i] + [(f, SYMBOL_GAP) for f in fixed]
+            for other, gap in pushes:
+                ox, oy = pts[other] if isinstance(other, int) else other
+                dx, dy = pts[i][0] - ox, pts[i][1] - oy
+                d = math.hypot(dx, dy)
+                if d >= gap or not movable[i]:
+                    continue
+                if d < 1e-9:            # on top of each other: part them along a fixed slant
+                    dx, dy, d = (0.6, 0.8, 1.0) if i > (other if isinstance(other, int) else -1) else (-0.6, -0.8, 1.0)
+                both = isinstance(other, int) and movable[other]
+                step = (gap - d) * (0.5 if both else 1.0) + 1e-3
+                pts[i][0] += dx / d * step
+                pts[i][1] += dy / d * step
+                settle(i)
+                moved = True
+        if not moved:
+            break
+    return [replace(sh, anchor=(round(p[0], 4), round(p[1], 4))) for sh, p in zip(shapes, pts)]
 
 
 def check_fields(tile: TileType) -> list[str]:

@@ -21,6 +21,7 @@ SQUARE = 100.0
 TARGET = QColor("#ffb300")        # the tile fits here turned as it is
 TARGET_OTHER = QColor("#ffe7a3")  # it fits here turned another way
 BAD = QColor("#d62828")
+MIN_SPOT_PX = 20                  # follower spots stay this big on screen when the table is zoomed out
 
 
 class TableLayer:
@@ -30,6 +31,7 @@ class TableLayer:
         self.root = root
         self.square = square
         self.origin = QPointF(origin)
+        self.px_per_unit = 1.0        # screen pixels per scene unit, set by whoever shows the layer
         self.tiles: dict[tuple[int, int], TileItem] = {}
         self.followers: list[FollowerItem] = []
         self.targets: list[QGraphicsRectItem] = []
@@ -50,7 +52,12 @@ class TableLayer:
         self.pending_frame.setZValue(21)
         self.pending_frame.hide()
         self.spots: list[FollowerItem] = []
+        self.reach: list[QGraphicsRectItem] = []
         self._hover_path = None
+        self.last_frame = QGraphicsRectItem(0, 0, square, square, root)   # the tile placed last
+        self.last_frame.setBrush(Qt.NoBrush)
+        self.last_frame.setZValue(15)
+        self.last_frame.hide()
 
     # ---------------------------------------------------------------- geometry
     def square_rect(self, x: int, y: int) -> QRectF:
@@ -74,8 +81,10 @@ class TableLayer:
 
     # ---------------------------------------------------------------- the game
     def clear(self) -> None:
-        for item in list(self.tiles.values()) + self.followers + self.targets + self.flashes + self.spots:
+        for item in list(self.tiles.values()) + self.followers + self.targets + self.flashes + self.spots + self.reach:
             item.scene() and item.scene().removeItem(item)
+        self.reach.clear()
+        self.last_frame.hide()
         self.tiles.clear()
         self.followers.clear()
         self.targets.clear()
@@ -156,10 +165,11 @@ class TableLayer:
         for item in self.spots:
             item.scene() and item.scene().removeItem(item)
         self.spots = []
+        least = MIN_SPOT_PX / max(self.px_per_unit, 1e-6)
         for seg in options:
             lying = tile.segments[seg].kind == K_FIELD
-            item = FollowerItem(seat, self.square * (0.3 if seg == chosen else 0.22), lying=lying,
-                                ghost=seg != chosen, parent=self.root)
+            size = max(self.square * (0.3 if seg == chosen else 0.22), least * (1.3 if seg == chosen else 1.0))
+            item = FollowerItem(seat, size, lying=lying, ghost=seg != chosen, parent=self.root)
             item.setPos(self.anchor_point(tile, rot, pos, seg))
             item.setZValue(45)
             item.setAcceptedMouseButtons(Qt.NoButton)
@@ -172,6 +182,31 @@ class TableLayer:
             item.scene() and item.scene().removeItem(item)
         self.spots = []
         self.show_segment(None, 0, None, None)
+        self.show_reach(())
+
+    def show_reach(self, squares, colour: QColor = TARGET) -> None:
+        """Outline the squares a feature covers: what a follower spot would claim."""
+        for item in self.reach:
+            item.scene() and item.scene().removeItem(item)
+        self.reach = []
+        for pos in squares:
+            item = QGraphicsRectItem(self.square_rect(*pos).adjusted(3, 3, -3, -3), self.root)
+            item.setPen(QPen(colour, 3, Qt.DashLine))
+            fill = QColor(colour)
+            fill.setAlpha(45)
+            item.setBrush(fill)
+            item.setZValue(33)
+            item.setAcceptedMouseButtons(Qt.NoButton)
+            self.reach.append(item)
+
+    def show_last(self, pos: tuple[int, int] | None, colour: QColor | None = None) -> None:
+        """Frame the tile placed last (in its player's colour), so a person sees what just happened."""
+        if pos is None:
+            self.last_frame.hide()
+            return
+        self.last_frame.setRect(self.square_rect(*pos).adjusted(1.5, 1.5, -1.5, -1.5))
+        self.last_frame.setPen(QPen(colour or TARGET, 3))
+        self.last_frame.show()
 
     def show_segment(self, tile: TileType | None, rot: int, pos, seg: int | None, colour: QColor = TARGET) -> None:
         """Outline one feature of a tile (the one under the pointer)."""
@@ -188,10 +223,11 @@ class TableLayer:
         """The free feature of the pending tile under `point`: near a follower spot first,
         then the feature's own area."""
         best = None
+        reach = max(self.square * 0.12, 0.5 * MIN_SPOT_PX / max(self.px_per_unit, 1e-6))
         for seg in options:
             a = self.anchor_point(tile, rot, pos, seg)
             d = (a.x() - point.x()) ** 2 + (a.y() - point.y()) ** 2
-            if d <= (self.square * 0.12) ** 2 and (best is None or d < best[0]):
+            if d <= reach ** 2 and (best is None or d < best[0]):
                 best = (d, seg)
         if best is not None:
             return best[1]

@@ -157,15 +157,26 @@ def paint_tile(p: QPainter, tile: TileType, rot: int, rect: QRectF) -> None:
             if s.cathedral:
                 _cathedral(p, *sym)
             elif s.pennant:
-                _pennant(p, *sym)
+                _symbol(p, sym, _pennant)
             if s.good:
-                _good(p, s.good, *sym)
+                _symbol(p, sym, lambda p, x, y: _good(p, s.good, x, y))
     # Cloister and inns.
     for i, s in enumerate(tile.segments):
         if s.kind == K_CLOISTER:
             _cloister(p)
         elif s.kind == K_ROAD and s.inn and shape.segments[i].symbol:
             _inn(p, *shape.segments[i].symbol)
+    p.restore()
+
+
+SYMBOL_SCALE = 1.3   # pennants and goods, drawn a little larger than life so they read on small tiles
+
+
+def _symbol(p: QPainter, at: tuple[float, float], draw) -> None:
+    p.save()
+    p.translate(*at)
+    p.scale(SYMBOL_SCALE, SYMBOL_SCALE)
+    draw(p, 0.0, 0.0)
     p.restore()
 
 
