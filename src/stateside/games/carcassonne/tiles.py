@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-import yaml
 
+from stateside.data.yamlio import read_yaml
 from stateside.errors import DataError
 from stateside.paths import resource
 
@@ -298,13 +298,7 @@ def load_tile_set(name: str) -> TileSet:
     if name not in SET_NAMES:
         raise DataError(f"unknown Carcassonne tile set {name!r} (known: {', '.join(SET_NAMES)})")
     path = resource("carcassonne", f"{name}.yaml")
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise DataError(f"{path}: cannot be read ({e})") from None
-    except yaml.YAMLError as e:
-        raise DataError(f"{path.name}: not valid YAML ({e})") from None
-    return parse_tile_set(data, path, name)
+    return parse_tile_set(read_yaml(path), path, name)
 
 
 @cache
