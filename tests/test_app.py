@@ -126,3 +126,16 @@ def test_autosave_of_a_mode_with_nothing_to_save_is_removed(qtbot, tmp_path, mon
     w.close()
     assert not stale.exists()
     assert (tmp_path / "settings.ini").exists()
+
+
+def test_selfplay_bad_player_spec_is_a_clear_error(capsys):
+    assert main(["selfplay", "ten-days", "--players", "ai:hard,ai:genius", "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "selfplay ten-days: unknown player 'ai:genius'" in err and "Traceback" not in err
+
+
+def test_selfplay_prints_one_line_per_seat(capsys):
+    assert main(["selfplay", "ten-days", "--players", "ai:easy,random", "--games", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("seat 1 ai:easy") and out[2].startswith("seat 2 random")
+    assert "wins" in out[1] and "median decision" in out[1]

@@ -54,7 +54,10 @@ def cmd_selfplay(argv: list[str]) -> int:
         return _fail("selfplay: --games must be at least 1")
     specs = [s.strip() for s in args.players.split(",") if s.strip()]
     play_game = load_object(games[args.game].selfplay)
-    stats = run_selfplay(play_game, specs, args.games, args.seed)
+    try:
+        stats = run_selfplay(play_game, specs, args.games, args.seed)
+    except ValueError as e:   # the games reject an unknown player spec this way
+        return _fail(f"selfplay {args.game}: {e}")
     print(f"{args.game}: {args.games} games, seed {args.seed}, seats rotate each game")
     print("\n".join(format_stats(stats)))
     return 0
