@@ -334,6 +334,8 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
     headless = screenshot and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     if headless or os.environ.get("STATESIDE_QUIT_AFTER_PAINT"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+        _quiet_offscreen_warnings()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)
@@ -368,6 +370,24 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
         window.persist = False
         _quit_after_first_paint(window.board.viewport(), app)
     return app.exec()
+
+
+def _quiet_offscreen_warnings() -> None:
+    """The offscreen platform warns that it cannot size windows to their hints, once
+    per window; that is expected without a screen and says nothing to the person."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    previous = None
+
+    def handler(kind, context, message):
+        if "propagateSizeHints" in message:
+            return
+        if previous is not None:
+            previous(kind, context, message)
+        else:
+            print(message, file=sys.stderr)
+
+    previous = qInstallMessageHandler(handler)
 
 
 class _PaintWatcher(QObject):
