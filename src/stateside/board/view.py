@@ -42,7 +42,7 @@ SEA_TARGET_STATES = ("HI",)
 MARGIN = 12.0
 ZOOM_STEP = 1.25
 MAX_ZOOM = 8.0
-TYPE_RESET_MS = 1500
+TYPE_RESET_MS = 4500   # typed letters are forgotten after this long without a key
 TAB_TOKEN_ROOM = 2 * TOKEN_SIZE + 10
 
 
@@ -417,7 +417,7 @@ class BoardView(QGraphicsView):
             if item.hovered != want:
                 item.hovered = want
                 self._refresh(c)
-        self._type_timer.start(TYPE_RESET_MS * 3)
+        self._type_timer.start()
 
     def _clear_typed(self) -> None:
         self._typed = ""
