@@ -139,3 +139,20 @@ def test_selfplay_prints_one_line_per_seat(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[1].startswith("seat 1 ai:easy") and out[2].startswith("seat 2 random")
     assert "wins" in out[1] and "median decision" in out[1]
+
+
+@pytest.mark.parametrize("mode_id", [g.id for g in discover_games()])
+def test_a_game_in_progress_is_saved_on_quit_and_resumed(qtbot, mode_id):
+    """Every game: quitting saves the game, the next start resumes the same game (a game
+    not yet started, like Scrambled States before Start, leaves nothing to resume)."""
+    first = MainWindow(persist=True)
+    qtbot.addWidget(first)
+    mode = first.open_mode(mode_id)
+    state = mode.save_state()
+    first.close()
+    assert first.autosave_path(mode_id).exists() == (state is not None)
+    second = MainWindow(persist=True)
+    qtbot.addWidget(second)
+    resumed = second.open_mode(mode_id)
+    assert resumed.save_state() == state
+    second.close()
