@@ -15,6 +15,7 @@ from PySide6.QtGui import (
     QTransform,
 )
 
+from stateside.board.items import polygons_path
 from stateside.games.scrambled_states.cards import Card, CardSet
 
 PAPER = QColor("#fffdf7")
@@ -46,14 +47,7 @@ def state_outline(code: str) -> QPainterPath:
     """The state's shape from the shared atlas, in board units (holes cut out)."""
     from stateside.geo.atlas import load_atlas
 
-    geometry = load_atlas()[code].geometry
-    path = QPainterPath()
-    path.setFillRule(Qt.OddEvenFill)
-    for polygon in getattr(geometry, "geoms", [geometry]):
-        for ring in (polygon.exterior, *polygon.interiors):
-            path.addPolygon(QPolygonF([QPointF(x, y) for x, y in ring.coords]))
-            path.closeSubpath()
-    return path
+    return polygons_path(load_atlas()[code].polygons)
 
 
 def fitted(path: QPainterPath, box: QRectF) -> QPainterPath:
