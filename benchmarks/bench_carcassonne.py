@@ -1,10 +1,12 @@
-"""Carcassonne figures: engine speed, computer players' decision times, tile drawing,
+"""Carcassonne figures: the rules' speed, computer players' decision times, tile drawing,
 and (with --selfplay N) hard against easy over N seeded two-player games.
 
     python benchmarks/bench_carcassonne.py [--games 3] [--seed 1] [--selfplay 0]
 
-The self-play uses the shared runner (stateside.selfplay): game i has seed+i and the
-seats rotate each game. A hard game takes about 20 s on one core.
+Random play runs on the State directly: each move chosen among every legal move, each
+draw sampled by the copies left. Decision times and self-play go through the match layer
+(stateside.selfplay): game i has seed+i and the seats rotate each game. A hard game takes
+about 20 s on one core.
 """
 from __future__ import annotations
 
@@ -13,11 +15,11 @@ import random
 import statistics
 import time
 
-from stateside.games.carcassonne.engine import Game, Setup
-from stateside.games.carcassonne.selfplay import play_game, play_out
+from stateside.engine.protocol import CHANCE
+from stateside.games.carcassonne.engine import Game
 from stateside.games.carcassonne.shapes import tile_shape
 from stateside.games.carcassonne.tiles import catalogue
-from stateside.selfplay import format_stats, run_selfplay
+from stateside.selfplay import format_stats, play_match, run_selfplay
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -25,22 +27,31 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def engine_speed(games: int, seed: int) -> None:
+def random_game(rng: random.Random, stop: int | None = None) -> tuple[Game, int]:
+    """A two-player game of random moves (to the end, or to `stop` moves); returns it and its moves."""
+    g = Game.new(Game.default_setup(2))
     moves = 0
-    t0 = time.perf_counter()
-    for i in range(games * 20):
-        g = Game(Setup(players=["a", "b"], seed=seed + i))
-        rng = random.Random(i)
-        while not g.is_terminal():
+    while not g.is_terminal() and moves != stop:
+        if g.current_player() == CHANCE:
+            outcomes = g.chance_outcomes()
+            g.apply_action(rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0])
+        else:
             g.apply_action(rng.choice(g.legal_actions()))
             moves += 1
+    return g, moves
+
+
+def engine_speed(games: int, seed: int) -> None:
+    moves = actions = 0
+    t0 = time.perf_counter()
+    for i in range(games * 20):
+        g, n = random_game(random.Random(seed + i))
+        moves += n
+        actions += len(g.history)
     dt = time.perf_counter() - t0
-    print(f"random play, 114 tiles: {moves / dt:,.0f} moves/s "
-          f"({dt * 1e6 / moves:.0f} us per move incl. listing every legal move)")
-    g = Game(Setup(players=["a", "b"], seed=seed))
-    rng = random.Random(seed)
-    for _ in range(80):
-        g.apply_action(rng.choice(g.legal_actions()))
+    print(f"random play, 114 tiles: {moves / dt:,.0f} moves/s, {actions / dt:,.0f} actions/s with the draws "
+          f"({dt * 1e6 / moves:.0f} us per move incl. its draw and listing every legal move)")
+    g, _ = random_game(random.Random(seed), stop=80)
     n = 2000
     t0 = time.perf_counter()
     for _ in range(n):
@@ -52,8 +63,7 @@ def decisions(games: int, seed: int) -> None:
     for spec in ("ai:easy", "ai:hard"):
         times: list[float] = []
         for i in range(games):
-            _, ms = play_out([spec, "ai:easy"], seed=seed + i)
-            times.extend(ms[0])
+            times.extend(play_match("carcassonne", [spec, "ai:easy"], seed + i).decision_ms[0])
         print(f"{spec:<8} decision: median {statistics.median(times):.1f} ms, "
               f"90th percentile {percentile(times, 0.9):.1f} ms, max {max(times):.1f} ms ({len(times)} decisions)")
 
@@ -77,7 +87,7 @@ def main() -> None:
     decisions(args.games, args.seed)
     if args.selfplay:
         t0 = time.perf_counter()
-        stats = run_selfplay(play_game, ["ai:hard", "ai:easy"], args.selfplay, args.seed)
+        stats = run_selfplay("carcassonne", ["ai:hard", "ai:easy"], args.selfplay, args.seed)
         print("\n".join(format_stats(stats)))
         print(f"({time.perf_counter() - t0:.0f} s)")
 

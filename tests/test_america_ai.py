@@ -3,14 +3,17 @@ import random
 
 import pytest
 
+from test_america_game import Dealt
+
+from stateside.engine.match import Match
+from stateside.engine.match import make_player as make_seat
 from stateside.games.america import ai
 from stateside.games.america.ai import Belief, ComputerPlayer, make_belief, make_player
 from stateside.games.america.deck import Card, Question, Topic
 from stateside.games.america.rules import (
     CARDS_PER_GAME, COLOURS, MARKERS_IN_PLAY, AmericaGame, score_card, topic_answers, topic_id,
 )
-from stateside.games.america.selfplay import play_game
-from stateside.selfplay import run_selfplay
+from stateside.selfplay import play_match, run_selfplay
 
 STATES = ["FL", "CA", "NY", "TX", "OH", "WA", "GA", "IL", "CO", "ME", "AK", "HI", "LA", "MN", "AZ", "PA"]
 
@@ -54,11 +57,11 @@ def test_hard_players_are_closer_than_easy_ones():
     """The knowledge level decides how close a player's guesses are."""
     hits = {}
     for level in ("easy", "hard"):
-        player = ComputerPlayer(level, seed=7, seat=0)
+        player = ComputerPlayer(level, seat=0, deck=DECK)
         exact = 0
         topics = [t for card in DECK for t in card.topics]
         for topic in topics:
-            beliefs = player.beliefs(topic)
+            beliefs = player.beliefs(topic_id(topic))
             answers = topic_answers(topic)
             best_year = max(beliefs["year"].probs, key=beliefs["year"].p)
             from stateside.games.america.rules import space_for
@@ -74,14 +77,19 @@ def _game_with_topic(n=2):
     deck = (Card(1, (topic, topic.__class__("Other", 1, "B", topic.year, topic.state, topic.number))),
             Card(2, (topic.__class__("Two A", 2, "A", topic.year, topic.state, topic.number),
                      topic.__class__("Two B", 2, "B", topic.year, topic.state, topic.number))))
-    game = AmericaGame([c[0] for c in COLOURS[:n]], deck=deck, topic_order=["1A", "2A", "1B", "2B"])
+    game = Dealt({"players": [c[0] for c in COLOURS[:n]]}, deck, topic_order=["1A", "2A", "1B", "2B"])
     game.apply_action("choose:0")
     return game, topic
 
 
+def sees(player: ComputerPlayer, game: AmericaGame) -> str:
+    """The player's choice from what its seat sees, as the match layer asks for it."""
+    return player.choose(game.observation(player.seat), game.legal_actions(player.seat))
+
+
 def _unsure_player(topic) -> ComputerPlayer:
     """A player who believes the year is somewhere from 1700 to 1800 and knows nothing else."""
-    player = ComputerPlayer("medium", seat=0)
+    player = ComputerPlayer("medium", seat=0, deck=DECK)
     around = ("1700", "1750", "1775", "1800", "1825")
     player._beliefs[topic_id(topic)] = {
         "year": Belief("year", {y: 1 / len(around) for y in around}),
@@ -92,7 +100,8 @@ def _unsure_player(topic) -> ComputerPlayer:
 
 
 def _year_values(player, game):
-    return {a.split(":")[2]: v for a, v in player.placement_values(game).items() if a.startswith("place:year:")}
+    return {a.split(":")[2]: v for a, v in player.placement_values(game.observation(player.seat)).items()
+            if a.startswith("place:year:")}
 
 
 def test_uses_no_exact_when_the_others_markers_look_wrong():
@@ -109,7 +118,7 @@ def test_uses_no_exact_when_the_others_markers_look_wrong():
     assert max(values, key=values.get) == "no-exact-or-adjacent"
     assert values["no-exact-or-adjacent"] == pytest.approx(7.0)   # nobody left to spoil it
     assert values["no-exact"] == pytest.approx(3.0)
-    assert player.choose_action(game) == "place:year:no-exact-or-adjacent"
+    assert sees(player, game) == "place:year:no-exact-or-adjacent"
 
 
 def test_does_not_bet_on_no_exact_when_the_others_sit_where_it_believes():
@@ -128,51 +137,59 @@ def test_does_not_bet_on_no_exact_when_the_others_sit_where_it_believes():
 def test_passes_when_nothing_is_worth_a_marker():
     game, topic = _game_with_topic()
     game.apply_action("place:year:1950")          # Blue
-    player = ComputerPlayer("hard", seat=0)
+    player = ComputerPlayer("hard", seat=0, deck=DECK)
     player._beliefs[topic_id(topic)] = {
         "year": Belief("year", {"1950": 0.9, "1960": 0.1}),
         "state": Belief("state", {"FL": 1.0}),
         "number": Belief("number", {"5": 1.0}),
     }
-    assert player.choose_action(game) == "place:state:FL"
+    assert sees(player, game) == "place:state:FL"
     game.apply_action("place:state:FL")
     game.apply_action("place:state:GA")           # Blue
-    assert player.choose_action(game) == "place:number:5"
+    assert sees(player, game) == "place:number:5"
     game.apply_action("place:number:5")
     game.apply_action("pass")                     # Blue
     # what is left: 1960 (7 x 0.1 + 3 x 0.9 = 3.4) is worth a marker, then nothing is
-    assert player.choose_action(game) == "place:year:1960"
+    assert sees(player, game) == "place:year:1960"
     game.apply_action("place:year:1960")
-    assert player.choose_action(game) == "pass"
+    assert sees(player, game) == "pass"
 
 
 def test_start_player_chooses_the_topic_it_knows_better():
-    game = AmericaGame(["Red", "Blue"], deck=DECK, seed=2)
-    player = ComputerPlayer("medium", seed=3, seat=0)
-    a, b = game.offered_topics()
+    game = Dealt({"players": ["Red", "Blue"]}, DECK, seed=2)
+    player = ComputerPlayer("medium", seat=0, deck=DECK)
+    a, b = game.offered
     better = 1 if sum(player.grades(b).values()) > sum(player.grades(a).values()) else 0
-    assert player.choose_action(game) == f"choose:{better}"
+    assert sees(player, game) == f"choose:{better}"
 
 
 def test_player_specs():
-    assert isinstance(make_player("ai:hard"), ComputerPlayer)
-    assert make_player("random").choose_action(AmericaGame(["A", "B"], deck=DECK)) in ("choose:0", "choose:1")
+    assert isinstance(make_player("hard", 0, random.Random()), ComputerPlayer)
+    game = Dealt({"players": ["A", "B"]}, DECK)
+    assert make_seat("america", "random", 0).choose(game.observation(0), game.legal_actions(0)) in ("choose:0", "choose:1")
     with pytest.raises(ValueError):
-        make_player("ai:genius")
+        make_seat("america", "ai:genius", 0)
 
 
 def test_self_play_is_deterministic_under_a_seed():
-    a = play_game(["ai:hard", "ai:easy", "random"], 5, deck=DECK)
-    b = play_game(["ai:hard", "ai:easy", "random"], 5, deck=DECK)
+    a = play_match("america", ["ai:hard", "ai:easy", "random"], 5)
+    b = play_match("america", ["ai:hard", "ai:easy", "random"], 5)
     assert (a.winners, a.scores, a.turns) == (b.winners, b.scores, b.turns)
 
 
 def test_hard_beats_easy_clearly():
-    stats = run_selfplay(lambda players, seed: play_game(players, seed, deck=DECK),
-                         ["ai:hard", "ai:easy"], games=60, seed=1)
+    stats = run_selfplay("america", ["ai:hard", "ai:easy"], games=60, seed=1)
     hard, easy = stats
     assert hard.wins >= 2 * easy.wins
     assert sum(hard.scores) > sum(easy.scores)
+
+
+class OnTestDeck(AmericaGame):
+    """America played with the test deck (the computer players are given it too)."""
+
+    @classmethod
+    def new(cls, setup):
+        return cls(setup, deck=DECK)
 
 
 def _check_invariants(game: AmericaGame) -> None:
@@ -192,16 +209,16 @@ def test_seeded_self_play_invariants():
     for seed in range(500):
         n = 2 + seed % 5
         players = [rng.choice(specs) for _ in range(n)]
-        game = AmericaGame([c[0] for c in COLOURS[:n]], deck=DECK, seed=seed)
-        seats = [make_player(spec, seed, seat) for seat, spec in enumerate(players)]
+        match = Match(OnTestDeck, players, seed, OnTestDeck.default_setup(n))
+        match.players = [ComputerPlayer(spec[3:], seat, random.Random(), deck=DECK) if spec.startswith("ai:")
+                         else match.players[seat] for seat, spec in enumerate(players)]
+        game = match.state
         steps = 0
         while not game.is_terminal():
-            action = seats[game.current_player()].choose_action(game)
-            assert action in game.legal_actions()
-            game.apply_action(action)
+            entry = match.step()
             _check_invariants(game)
             steps += 1
-            assert steps < 2000
+            assert steps < 2000 and entry is not None
         main = [r for r in game.results if not r.showdown]
         assert len(main) == CARDS_PER_GAME
         totals = [0] * n
@@ -213,11 +230,11 @@ def test_seeded_self_play_invariants():
             if not result.showdown:
                 for seat, p in result.points.items():
                     totals[seat] += p
-        assert totals == game.scores
+        assert totals == game.scores()
         assert len(set(game.chosen)) == len(game.chosen)
-        best = max(game.scores)
-        assert game.scores[game.winner] == best
-        leaders = [s for s in range(n) if game.scores[s] == best]
+        best = max(game.scores())
+        assert game.scores()[game.winner] == best
+        leaders = [s for s in range(n) if game.scores()[s] == best]
         if len(leaders) > 1 and not game.showdown_points:
             assert game.supply[game.winner] == max(game.supply[s] for s in leaders)
 
@@ -226,7 +243,7 @@ def test_self_play_with_the_bundled_deck():
     """The shared self-play entry point, on the real deck, 2-6 seats."""
     for seed in range(10):
         n = 2 + seed % 5
-        record = play_game(["ai:hard", "ai:medium", "ai:easy", "random", "ai:hard", "ai:easy"][:n], seed)
+        record = play_match("america", ["ai:hard", "ai:medium", "ai:easy", "random", "ai:hard", "ai:easy"][:n], seed)
         assert len(record.winners) == 1 and len(record.scores) == n
         assert record.scores[record.winners[0]] == max(record.scores)
         assert all(len(ms) > 0 for ms in record.decision_ms)

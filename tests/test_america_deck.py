@@ -17,7 +17,7 @@ import yaml
 
 from stateside.data.states import load_states
 from stateside.errors import DataError
-from stateside.games.america.deck import SECTIONS, Card, Question, Topic, load_deck
+from stateside.games.america.deck import SECTIONS, THEMES, Card, Question, Topic, load_deck
 
 # --- the bundled deck ---------------------------------------------------------------------
 
@@ -76,7 +76,9 @@ def test_bundled_answers_are_spread_over_the_board(topics):
     years = [t.year.answer for t in topics]
     assert sum(y < 1900 for y in years) >= 30 and sum(y >= 1900 for y in years) >= 30
     assert min(years) < 1650 and max(years) >= 2000
-    assert sum(1850 <= y < 1950 for y in years) >= len(years) // 3   # the bar's busy middle
+    # the bar's busy middle still holds a good share (the 160-card deck spreads years wider;
+    # tests/test_america_deck_spread.py checks every space)
+    assert sum(1850 <= y < 1950 for y in years) >= len(years) // 4
     magnitudes = {int(math.log10(t.number.answer)) if t.number.answer >= 1 else 0 for t in topics}
     assert len(magnitudes) >= 6
     assert max(t.number.answer for t in topics) >= 1_000_000_000
@@ -96,6 +98,12 @@ def test_no_bundled_question_or_title_gives_its_answer_away(topics):
                              " ".join(texts).replace(",", "")), t.title
 
 
+def test_every_bundled_topic_has_a_theme_from_the_fixed_list(deck):
+    assert len(THEMES) == 14 and "disasters" in THEMES
+    for card in deck:
+        assert all(t.theme in THEMES for t in card.topics), card.number
+
+
 def test_dataclasses_are_frozen(topics):
     with pytest.raises(Exception):
         topics[0].title = "x"  # type: ignore[misc]
@@ -104,9 +112,10 @@ def test_dataclasses_are_frozen(topics):
 
 # --- small decks written to tmp_path ------------------------------------------------------
 
-def _topic(title: str) -> dict:
+def _topic(title: str, theme: str = "politics") -> dict:
     return {
         "title": title,
+        "theme": theme,
         "year": {"question": "When?", "answer": 1900, "background": "b", "source": "s"},
         "state": {"question": "Where?", "answer": "OH", "background": "b", "source": "s"},
         "number": {"question": "How many?", "answer": 7, "unit": "things",
@@ -115,7 +124,8 @@ def _topic(title: str) -> dict:
 
 
 def _card(number: int) -> dict:
-    return {"card": number, "topics": [_topic(f"Topic {number}A"), _topic(f"Topic {number}B")]}
+    return {"card": number,
+            "topics": [_topic(f"Topic {number}A"), _topic(f"Topic {number}B", "sports")]}
 
 
 def _write(folder: Path, name: str, cards) -> Path:
@@ -142,6 +152,7 @@ def test_small_valid_deck_loads_all_card_files_in_name_order(tmp_path):
     topic = deck[0].topics[1]
     assert (topic.title, topic.card, topic.side, topic.ref) == ("Topic 1B", 1, "B", "1B")
     assert topic.number == Question("How many?", 7, "b", "s", "things")
+    assert (deck[0].topics[0].theme, topic.theme) == ("politics", "sports")
 
 
 def test_empty_or_missing_folder_is_an_error(tmp_path):
@@ -301,3 +312,21 @@ def test_messages_give_the_line_of_the_entry(tmp_path):
     bad[1]["topics"][0]["title"] = "Topic 1A"            # a duplicate is reported at its topic
     _write(tmp_path, "cards.yaml", bad)
     _raises(tmp_path, f"line {topic_line}:", "card 2", "'Topic 1A'", "title already used")
+
+
+def test_theme_is_required(tmp_path):
+    card = _card(3)
+    del card["topics"][1]["theme"]
+    _write(tmp_path, "cards.yaml", [card])
+    _raises(tmp_path, "cards.yaml", "card 3", "'Topic 3B'", "missing key 'theme'")
+
+
+@pytest.mark.parametrize("theme", ["Politics", "war", "", None, 3, ["arts"]])
+def test_theme_must_be_one_of_the_fixed_list(tmp_path, theme):
+    card = _card(11)
+    card["topics"][0]["theme"] = theme
+    path = _write(tmp_path, "cards-t.yaml", [card])
+    lines = path.read_text(encoding="utf-8").splitlines()
+    theme_line = next(i for i, line in enumerate(lines, 1) if line.strip().startswith("theme:"))
+    _raises(tmp_path, f"cards-t.yaml: line {theme_line}:", "card 11", "'Topic 11A'", "theme",
+            "must be one of politics, military", repr(theme))

@@ -1,9 +1,12 @@
 """America game flow: turns, markers, six cards, tie-breaks, topics, saving
 (rulebooks/america.txt, "How to Play" to "End of the Game")."""
 import json
+import random
 
 import pytest
 
+from stateside.engine.match import Match
+from stateside.engine.protocol import CHANCE
 from stateside.errors import IllegalActionError, SaveError
 from stateside.games.america.deck import Card, Question, Topic
 from stateside.games.america.rules import CARDS_PER_GAME, AmericaGame
@@ -26,9 +29,37 @@ def make_deck(cards: int = 12, year=1880, state="FL", number=12_000_000) -> tupl
     return tuple(deck)
 
 
-def new_game(n=2, **kw) -> AmericaGame:
-    kw.setdefault("deck", make_deck())
-    return AmericaGame(["Red", "Blue", "White", "Black", "Silver", "Light Blue"][:n], **kw)
+class Dealt(AmericaGame):
+    """A game whose box is drawn as soon as it must show a topic: in `topic_order` when
+    given, else at random under `seed` (as the match layer would), so that the tests
+    play the seats' actions only."""
+
+    def __init__(self, setup, deck, topic_order=None, seed=0):
+        self.topic_order = topic_order
+        self.rng = random.Random(seed)
+        super().__init__(setup, deck=deck)
+        self.deal()
+
+    def deal(self) -> None:
+        while self.current_player() == CHANCE:
+            box = [a for a, _ in self.chance_outcomes()]
+            if self.topic_order is None:
+                draw = self.rng.choice(box)
+            else:
+                draw = next(f"draw:{t}" for t in self.topic_order if f"draw:{t}" in box)
+            super().apply_action(draw)
+
+    def apply_action(self, action):
+        events = super().apply_action(action)
+        self.deal()
+        return events
+
+
+def new_game(n=2, deck=None, topic_order=None, seed=0, used_topics=(), start_player=0,
+             v1_rules=False) -> AmericaGame:
+    setup = {"players": ["Red", "Blue", "White", "Black", "Silver", "Light Blue"][:n],
+             "start_player": start_player, "used_topics": list(used_topics), "v1_rules": v1_rules}
+    return Dealt(setup, deck or make_deck(), topic_order, seed)
 
 
 def play_card(game: AmericaGame, plan: dict[int, list[str]], choice: str = "choose:0") -> None:
@@ -49,7 +80,7 @@ def test_setup_six_markers_one_on_the_score_track():
     """Setup: "Each player gets 6 markers of one color and places one of them on space 0 on
     the score track": five to place, a score of 0, the colours of the rulebook."""
     game = new_game(6)
-    assert game.scores == [0] * 6
+    assert game.scores() == [0] * 6
     assert game.supply == [5] * 6 and game.nonscoring == [0] * 6
     assert all(game.markers_total(seat) == 5 for seat in range(6))
     from stateside.games.america.rules import COLOURS
@@ -157,7 +188,7 @@ def test_scoring_markers_return_and_missed_ones_wait_in_the_non_scoring_supply()
     the non-scoring supply, from which each player with one gets one back after scoring."""
     game = new_game(2)
     play_card(game, {1: [EXACT_STATE, MISS, "place:year:1600"], 0: [EXACT_YEAR]})
-    assert game.scores == [7, 7]
+    assert game.scores() == [7, 7]
     assert game.supply == [5, 4] and game.nonscoring == [0, 1]
     for seat in (0, 1):
         assert game.markers_total(seat) == 5
@@ -203,7 +234,7 @@ def test_six_cards_then_the_highest_score_wins():
         assert not game.is_terminal()
         play_card(game, {0: [EXACT_YEAR], 1: [EXACT_NUMBER], 2: [EXACT_STATE, "place:state:GA"]})
     assert game.is_terminal()
-    assert game.scores == [42, 42, 60]
+    assert game.scores() == [42, 42, 60]
     assert game.winner == 2 and game.returns() == [0.0, 0.0, 1.0]
     assert len(game.results) == CARDS_PER_GAME and game.legal_actions() == []
 
@@ -215,9 +246,30 @@ def test_tie_goes_to_most_markers_in_supply():
     for card in range(CARDS_PER_GAME):
         extra = [MISS, "place:year:1600"] if card == CARDS_PER_GAME - 1 else []
         play_card(game, {0: [EXACT_YEAR], 1: [EXACT_STATE, *extra]})
-    assert game.scores == [42, 42]
-    assert game.supply == [5, 4]
+    assert game.scores() == [42, 42]
+    assert game.supply == [5, 3]            # counted as the sixth card is scored (below)
     assert game.winner == 0 and game.showdown is None
+
+
+def test_the_tie_counts_the_supply_as_the_sixth_card_is_scored():
+    """End of the Game: "The game ends after the 6th card is scored ... If there is a tie,
+    the player with the most markers in their supply wins": the supply as the sixth card
+    is scored (the markers that scored back), before the one marker back from the
+    non-scoring supply and the refill to three, which prepare a next card there is not.
+    Blue's one missed marker decides: Red wins, no showdown."""
+    game = new_game(2)
+    for card in range(CARDS_PER_GAME):
+        extra = [MISS] if card == CARDS_PER_GAME - 1 else []
+        play_card(game, {0: [EXACT_YEAR], 1: [EXACT_STATE, *extra]})
+    assert game.scores() == [42, 42]
+    assert game.supply == [5, 4] and game.nonscoring == [0, 1]
+    assert game.winner == 0 and game.showdown is None
+    # games begun before this rule (version-1 saves) keep theirs: one back first, a showdown
+    old = new_game(2, v1_rules=True)
+    for card in range(CARDS_PER_GAME):
+        extra = [MISS] if card == CARDS_PER_GAME - 1 else []
+        play_card(old, {0: [EXACT_YEAR], 1: [EXACT_STATE, *extra]})
+    assert old.supply == [5, 5] and old.showdown == [0, 1] and old.winner is None
 
 
 def tie_after_six_cards(n=2, tied=(0, 1)) -> AmericaGame:
@@ -235,7 +287,7 @@ def test_a_further_tie_leads_to_a_showdown_with_five_markers():
     """End of the Game: tied on points and markers, the tied players play a one-card
     showdown, each with all five markers; the best showdown card wins."""
     game = tie_after_six_cards(3, tied=(0, 1))
-    assert game.scores[:2] == [42, 42] and game.scores[2] == 0
+    assert game.scores()[:2] == [42, 42] and game.scores()[2] == 0
     assert not game.is_terminal()
     assert game.showdown == [0, 1]
     assert game.supply[0] == game.supply[1] == 5
@@ -246,7 +298,7 @@ def test_a_further_tie_leads_to_a_showdown_with_five_markers():
     assert game.results[-1].showdown
     assert game.showdown_points[-1][:2] == [14, 7]
     assert game.winner == 0
-    assert game.scores[:2] == [42, 42]     # showdown points are kept apart from the six cards
+    assert game.scores()[:2] == [42, 42]     # showdown points are kept apart from the six cards
 
 
 def test_showdown_repeats_until_one_player_leads():
@@ -266,10 +318,13 @@ def test_showdown_repeats_until_one_player_leads():
 # --- Replace the Card: used topics -----------------------------------------------------------
 
 def test_topics_are_not_repeated_within_a_game():
-    game = new_game(2, deck=make_deck(4), seed=5)
+    """A game draws cards, not topics: no topic twice, and never both sides of one card
+    (a box of seven cards is enough for six)."""
+    game = new_game(2, deck=make_deck(7), seed=5)
     for _ in range(CARDS_PER_GAME):
         play_card(game, {0: [EXACT_YEAR], 1: [EXACT_STATE]})
     assert len(set(game.chosen)) == CARDS_PER_GAME
+    assert len({game.topics[t].card for t in game.drawn}) == len(game.drawn)
 
 
 def test_used_topics_are_not_repeated_across_games_until_the_deck_is_exhausted():
@@ -291,9 +346,20 @@ def test_used_topics_are_not_repeated_across_games_until_the_deck_is_exhausted()
     assert game.offered[0] not in used
 
 
-def test_seeded_topic_order_is_reproducible():
-    a, b, c = (new_game(2, deck=make_deck(20), seed=s) for s in (4, 4, 5))
-    assert a.topic_order == b.topic_order != c.topic_order
+def test_the_box_is_drawn_one_topic_at_a_time_by_chance():
+    """First Game Setup: the cards "are already mixed within the deck": the order of the box
+    exists only as it is drawn, each unused topic equally likely; a match under one seed
+    draws the same topics, another seed others."""
+    game = AmericaGame({"players": ["Red", "Blue"], "used_topics": ["1A", "1B"]}, deck=make_deck(20))
+    outcomes = game.chance_outcomes()
+    assert game.current_player() == CHANCE and len(outcomes) == 38
+    assert {p for _, p in outcomes} == {1 / 38} and "draw:1A" not in dict(outcomes)
+    drawn = []
+    for seed in (4, 4, 5):
+        match = Match("america", ["human", "human"], seed)
+        match.resolve_chance()
+        drawn.append(match.state.offered)
+    assert drawn[0] == drawn[1] != drawn[2]
 
 
 # --- setup and saving -------------------------------------------------------------------------
@@ -301,42 +367,46 @@ def test_seeded_topic_order_is_reproducible():
 def test_two_to_six_players():
     for n in range(2, 7):
         assert new_game(n).n == n
-    with pytest.raises(IllegalActionError, match="2 to 6"):
-        AmericaGame(["Solo"], deck=make_deck())
-    with pytest.raises(IllegalActionError):
-        AmericaGame([str(i) for i in range(7)], deck=make_deck())
+    with pytest.raises(ValueError, match="2 to 6"):
+        AmericaGame({"players": ["Solo"]}, deck=make_deck())
+    with pytest.raises(ValueError):
+        AmericaGame({"players": [str(i) for i in range(7)]}, deck=make_deck())
 
 
 def test_save_and_load_replays_to_the_same_game():
-    game = new_game(3, seed=11)
-    play_card(game, {0: [EXACT_YEAR, "place:state:GA"], 1: [EXACT_STATE], 2: ["place:number:no-exact"]})
-    game.apply_action("choose:1")
-    game.apply_action("place:state:AL")
-    data = json.loads(json.dumps(game.to_json()))
-    back = AmericaGame.from_json(data, deck=make_deck())
-    assert back.scores == game.scores and back.supply == game.supply
+    match = Match("america", ["human", "human", "human"], seed=11)
+    match.resolve_chance()
+    for action in ("choose:0", "place:year:1875", "place:state:FL", "place:number:no-exact",
+                   "place:state:GA", "pass", "pass", "pass"):
+        match.apply(action)
+    match.resolve_chance()
+    match.apply("choose:1")
+    match.apply("place:state:AL")
+    game = match.state
+    back = Match.from_json(json.loads(json.dumps(match.to_json()))).state
+    assert back.scores() == game.scores() and back.supply == game.supply
     assert back.current_player() == game.current_player()
     assert back.occupied() == game.occupied()
-    assert back.actions == game.actions and back.actors == game.actors
-    assert back.to_json() == game.to_json()
+    assert back.chosen == game.chosen and back.offered == game.offered
+    assert back.observation(0) == game.observation(0)
 
 
 @pytest.mark.parametrize("damage, message", [
-    (lambda d: d.update(version=99), "version"),
-    (lambda d: d.pop("topic_order"), "topic_order"),
-    (lambda d: d["actions"].append("place:state:ZZ"), "action 4"),
-    (lambda d: d["topic_order"].__setitem__(0, "99Z"), "99Z"),
-    (lambda d: d.update(players="Red"), "lists"),
+    (lambda d: d.update(rules_version=99), "rules version 99"),
+    (lambda d: d.pop("setup"), "setup"),
+    (lambda d: d["actions"].append("place:state:ZZ"), "action 6 of 6"),
+    (lambda d: d["actions"].__setitem__(0, "draw:99Z"), "action 1 of 5"),
+    (lambda d: d["setup"].update(players="Red"), "players"),
 ])
 def test_bad_saves_give_clear_errors(damage, message):
-    game = new_game(2)
-    game.apply_action("choose:0")
-    game.apply_action("place:state:GA")
-    game.apply_action("place:state:FL")
-    data = game.to_json()
+    match = Match("america", ["human", "human"], seed=2)
+    match.resolve_chance()
+    for action in ("choose:0", "place:state:GA", "place:state:FL"):
+        match.apply(action)
+    data = match.to_json()
     damage(data)
     with pytest.raises(SaveError, match=message):
-        AmericaGame.from_json(data, deck=make_deck())
+        Match.from_json(data)
 
 
 def test_clone_is_independent():

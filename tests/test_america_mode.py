@@ -72,8 +72,9 @@ def test_a_whole_card_against_computers_then_the_reveal(qtbot, mode):
     mode.choose_buttons[0].clicked.emit()
     qtbot.waitUntil(mode.is_human_turn, timeout=5000)
     click_state(qtbot, mode.board, mode.game.topic().state.answer)   # Red knows this one
+    assert mode.can_undo()                  # until another seat acts
     qtbot.waitUntil(mode.is_human_turn, timeout=5000)
-    assert mode.can_undo()
+    assert not mode.can_undo()              # the computers have acted since
     while not mode.revealing:
         qtbot.mouseClick(mode.pass_button, Qt.LeftButton)
         qtbot.waitUntil(lambda: mode.is_human_turn() or mode.revealing, timeout=5000)
@@ -96,17 +97,20 @@ def test_a_whole_card_against_computers_then_the_reveal(qtbot, mode):
 
 
 def test_undo_takes_back_the_persons_last_marker(qtbot, mode):
+    """A person takes back their own last marker while no other seat has acted since."""
     mode.start_game(["human", "ai:medium"], seed=2)
     qtbot.waitUntil(lambda: mode.game.phase == "place" or mode.is_human_turn(), timeout=5000)
     if mode.game.phase == "choose":
         mode.choose_buttons[0].clicked.emit()
     qtbot.waitUntil(mode.is_human_turn, timeout=5000)
     mode.bars.spaceClicked.emit("year", "1492")
-    qtbot.waitUntil(mode.is_human_turn, timeout=5000)
     assert ("year", "1492") in mode.game.occupied()
     mode.undo()
     assert ("year", "1492") not in mode.game.occupied()
     assert mode.is_human_turn()
+    mode.bars.spaceClicked.emit("year", "1492")
+    qtbot.waitUntil(lambda: mode.is_human_turn() or mode.revealing, timeout=5000)
+    assert not mode.can_undo()      # the computer has placed since: no taking back
 
 
 def test_save_and_resume(qtbot, mode):
@@ -151,6 +155,7 @@ def test_bars_work_from_the_keyboard(qtbot, mode):
 def test_a_tie_shows_the_showdown(qtbot, mode):
     """End of the Game: tied on points and markers, the tied players play a showdown card;
     the panel says why and who plays it."""
+    from stateside.engine.match import Match
     from stateside.games.america.deck import Card, Question, Topic
     from stateside.games.america.rules import AmericaGame
 
@@ -159,15 +164,22 @@ def test_a_tie_shows_the_showdown(qtbot, mode):
 
     deck = tuple(Card(n, tuple(Topic(f"T{n}{s}", n, s, question(1880), question("FL"), question(5))
                                for s in "AB")) for n in range(1, 10))
-    mode.deck = deck
-    game = AmericaGame(["Red", "Blue", "White"], deck=deck, seed=1)
+
+    class SmallBox(AmericaGame):
+        @classmethod
+        def new(cls, setup):
+            return cls(setup, deck=deck)
+
+    match = Match(SmallBox, ["human", "human", "ai:easy"], 1, SmallBox.default_setup(3))
+    game = match.state
     plans = {0: "place:year:1875", 1: "place:state:FL", 2: "place:number:1B"}
     while game.showdown is None:
-        game.apply_action("choose:0")
+        match.resolve_chance()
+        match.apply("choose:0")
         while game.phase == "place":
             seat = game.current_player()
-            game.apply_action("pass" if game.can_pass(seat) else plans[seat])
-    mode._install(game, ["human", "human", "ai:easy"], revealing=True)
+            match.apply("pass" if game.can_pass(seat) else plans[seat])
+    mode._install(match, revealing=True)
     assert "Red and Blue are tied on 42 points" in mode.prompt.text()
     mode.next_card()
     assert mode.header.text().startswith("Showdown card 1 \u00b7 Red vs Blue")
@@ -247,3 +259,22 @@ def test_malformed_seats_are_save_errors_and_change_nothing(qtbot, mode, seats):
     with pytest.raises(SaveError, match="seats"):
         mode.load_state(state)
     assert mode.save_state() == before
+
+
+@pytest.mark.parametrize("name", ["america-mid-card.json", "america-revealing.json", "america-showdown.json"])
+def test_version_1_saves_open_in_the_mode(qtbot, mode, name):
+    """A save from before the engine protocol opens where it was left: the card on the
+    board, or the card just scored on show."""
+    from pathlib import Path
+
+    from stateside.engine.saves import read_save
+
+    _, body = read_save(Path(__file__).parent / "data" / "saves-v1" / name, "america")
+    mode.load_state(body)
+    assert mode.save_state()["actions"] == body["actions"]
+    assert mode.revealing == (name == "america-revealing.json")
+    if name == "america-mid-card.json":
+        assert mode.game.occupied() == {("state", "HI"): 2, ("state", "IA"): 1} and mode.is_human_turn()
+        assert mode.board.tokens_on("HI")
+    if name == "america-showdown.json":
+        assert mode.header.text().startswith("Showdown card 1")

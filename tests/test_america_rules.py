@@ -207,3 +207,28 @@ def test_unknown_spaces_are_data_errors():
         score_card(AMUSEMENT_PARK, [("A", "year", "1876")])
     with pytest.raises(DataError):
         score_card(AMUSEMENT_PARK, [("A", "state", "XX")])
+
+
+@pytest.mark.parametrize("answers, placements, message", [
+    # Place a Marker on a State / on a Bar: "You may never place a marker on a space that
+    # has another marker of any color" (the No Exact spaces too)
+    (AMUSEMENT_PARK, [("Red", "state", "FL"), ("Blue", "state", "FL")], "two markers on Florida"),
+    (AMUSEMENT_PARK, [("Red", "year", "1875"), ("Red", "year", "1875")], "two markers on the 1875 year space"),
+    (AMUSEMENT_PARK, [("Red", "number", "no-exact"), ("Blue", "number", "no-exact")],
+     r"two markers on No Exact \(number\)"),
+    # America Cards: "There are 3 questions and 3 answers for each topic"
+    ({"year": 1880, "state": "FL"}, [("Red", "state", "FL")], "no number answer"),
+    ({}, [], "no year answer"),
+    (["year", 1880], [], "must be a mapping"),
+    # Year bar / Number bar: answers are years and numbers
+    ({"year": "1880", "state": "FL", "number": 5}, [], "year answer must be a number"),
+    ({"year": 1880, "state": "FL", "number": True}, [], "number answer must be a number"),
+    ({"year": 1880, "state": "FL", "number": float("nan")}, [], "number answer must be a number"),
+    ({"year": 1880, "state": "XX", "number": 5}, [], "not a state postal code"),
+])
+def test_score_card_refuses_what_the_rules_forbid(answers, placements, message):
+    """score_card refuses, with a DataError that says why, two markers on one space, a
+    card without one of its three answers, and an answer that is not a year, state or
+    number."""
+    with pytest.raises(DataError, match=message):
+        score_card(answers, placements)

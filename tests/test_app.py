@@ -8,7 +8,7 @@ from PySide6.QtGui import QImage
 
 from stateside.__main__ import main
 from stateside.app.main import MainWindow
-from stateside.data.saves import save_game
+from stateside.engine.saves import save_game
 from stateside.games import discover_games
 
 
@@ -71,7 +71,7 @@ def test_open_file_of_unknown_game_changes_nothing(window, tmp_path, monkeypatch
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
     path = tmp_path / "s.json"
-    save_game(path, "backgammon", {"x": 1})
+    save_game(path, {"game": "backgammon", "x": 1})
     assert window.load_file(str(path)) is False
     assert "not installed" in shown[0]
     assert window.current.game_id == "explorer"
@@ -121,7 +121,7 @@ def test_autosave_of_a_mode_with_nothing_to_save_is_removed(qtbot, tmp_path, mon
     w = MainWindow(persist=True)
     qtbot.addWidget(w)
     stale = w.autosave_path("explorer")
-    save_game(stale, "explorer", {"old": True})
+    save_game(stale, {"game": "explorer", "old": True})
     w.open_mode("explorer")          # the explorer has no game to resume, and does not try
     w.close()
     assert not stale.exists()

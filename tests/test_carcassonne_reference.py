@@ -21,7 +21,7 @@ from collections import Counter
 import pytest
 
 from stateside.games.carcassonne.engine import Game, Setup
-from stateside.games.carcassonne.selfplay import play_out
+from stateside.selfplay import play_match
 from stateside.games.carcassonne.tiles import (CITY, DELTA, FIELD, K_CITY, K_CLOISTER, K_FIELD, K_ROAD,
                                                tile_by_id)
 
@@ -188,8 +188,8 @@ class Reference:
 
 def replay(game: Game) -> Reference:
     """Replay the engine's moves (tiles in the order placed) through the reference."""
-    ref = Reference(game.setup)
-    start = len(game.setup.start)
+    ref = Reference(game.conf)
+    start = len(game.conf.start)
     for turn, move in enumerate(game.actions):
         placed = game.placed[start + turn]
         assert placed.pos == move[:2] and placed.rot == move[2]
@@ -211,19 +211,13 @@ def replay(game: Game) -> Reference:
 def test_the_engine_agrees_with_a_scorer_that_rebuilds_every_feature_after_every_move(players, seed, sets, inns):
     """Rules facts (section 5, all of it): placement, followers, completion, majorities and ties,
     end-of-game and field scoring, recomputed the slow way and compared event by event."""
-    if inns:
-        # play with the inn and cathedral rules on: same moves legal, different points
-        names = [f"{p} {i + 1}" for i, p in enumerate(players)]
-        game = Game(Setup(players=names, seed=seed, inns_cathedrals=True))
-        from stateside.games.carcassonne.ai import make_player
-        bots = [make_player(p, seed=seed + i) for i, p in enumerate(players)]
-        while not game.is_terminal():
-            game.apply_action(bots[game.current].choose(game))
-    else:
-        game, _ = play_out(players, seed=seed, sets=sets)
+    # with the inn and cathedral rules on: same moves legal, different points
+    names = [f"{p} {i + 1}" for i, p in enumerate(players)]
+    setup = Setup(players=names, sets=sets or Setup.sets, inns_cathedrals=inns)
+    game = play_match("carcassonne", players, seed, setup.to_json()).match.state
     ref = replay(game)
     engine_events = [(e.kind, e.seats, e.points, e.final) for e in game.events]
     assert Counter(ref.events) == Counter(engine_events)
-    assert ref.scores == game.scores
+    assert ref.scores == game.scores()
     assert ref.supply == game.supply
     assert sorted((s, p, g) for s, p, g in ref.followers) == sorted(game.followers_on_board())

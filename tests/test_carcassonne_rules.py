@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import pytest
 
+from stateside.engine.match import Match
+from stateside.engine.protocol import CHANCE
 from stateside.errors import IllegalActionError, SaveError
-from stateside.games.carcassonne.engine import Game, Setup, new_game
+from stateside.games.carcassonne.engine import Game, PlaceTurnedUp, Setup, TurnUp, draw
 from stateside.games.carcassonne.tiles import HALVES, tile_by_id
 
 ANN, BOB = 0, 1
@@ -19,9 +21,8 @@ FILLER = "B-B"   # a cloister in a field: fits next to any field edge, keeps the
 
 
 def table(start=(("B-D", 0, 0, 0),), players=("Ann", "Bob"), **options) -> Game:
-    g = Game(Setup(players=list(players), seed=1, start=[list(s) for s in start], **options))
-    g.deck = [tile_by_id()[FILLER].index] * 20
-    g.set_aside.clear()     # dealing may have set tiles aside on a small table of squares
+    g = Game(Setup(players=list(players), start=[list(s) for s in start], **options))
+    g.deck = {tile_by_id()[FILLER].index: 20}
     return g
 
 
@@ -52,17 +53,17 @@ def test_a_tile_must_touch_the_table_and_match_every_edge():
     g = table()
     g.drawn = tile_by_id()["B-E"].index          # city cap north
     with pytest.raises(IllegalActionError, match="does not touch"):
-        g.place(3, 3, 0)
+        g.apply_action((3, 3, 0, -1))
     with pytest.raises(IllegalActionError, match="already holds a tile"):
-        g.place(0, 0, 0)
+        g.apply_action((0, 0, 0, -1))
     # North of the start tile the edge is city: the cap must face south (rotation 2).
     with pytest.raises(IllegalActionError, match="every edge must match"):
-        g.place(0, -1, 0)
+        g.apply_action((0, -1, 0, -1))
     assert g.fits(tile_by_id()["B-E"], (0, -1)) == (2,)
     # East of the start tile is a road end: a cap has no road edge, so it cannot go there.
     assert g.fits(tile_by_id()["B-E"], (1, 0)) == ()
-    g.place(0, -1, 2)
-    assert g.pending == (0, -1, 2)
+    g.apply_action((0, -1, 2, -1))
+    assert g.board.keys() == {(0, 0), (0, -1)} and g.placed[-1].rot == 2
 
 
 def test_legal_placements_list_every_square_and_turn_that_fits():
@@ -84,31 +85,38 @@ def test_a_tile_that_fits_nowhere_is_set_aside_and_another_drawn():
     g = table(squares=[[0, 0], [1, 0], [2, 0]])
     by_id = tile_by_id()
     assert set(g.open) == {(1, 0)}
-    g.deck = [by_id["B-U"].index, by_id["B-C"].index]          # B-C is drawn first
+    g.deck = {by_id["B-U"].index: 1, by_id["B-C"].index: 1}
     put(g, "B-U", 1, 0, rot=1)
-    assert g.set_aside == [by_id["B-C"].index]
+    assert g.current_player() == CHANCE
+    g.apply_action(draw("B-C"))                                 # B-C is drawn first
+    assert g.set_aside == [by_id["B-C"].index] and g.current_player() == CHANCE
+    g.apply_action(draw("B-U"))
     assert g.drawn == by_id["B-U"].index
     assert g.legal_placements() == [(2, 0, 1), (2, 0, 3)]
 
 
 def test_the_game_ends_when_the_last_tiles_fit_nowhere():
     g = table(squares=[[0, 0], [1, 0]])
-    g.deck = [tile_by_id()["B-C"].index] * 2
+    g.deck = {tile_by_id()["B-C"].index: 2}
     put(g, "B-U", 1, 0, rot=1)
+    g.apply_action(draw("B-C"))
+    g.apply_action(draw("B-C"))
     assert g.is_terminal() and len(g.set_aside) == 2 and g.drawn is None
 
 
-def test_undo_takes_the_placement_back_before_it_is_confirmed():
+def test_a_refused_move_changes_nothing_and_a_move_is_whole():
+    """The engine takes a turn as one move (the tile put down for now is the view's business):
+    a refused move leaves no trace, an accepted one is recorded and passes the turn."""
     g = table()
     g.drawn = tile_by_id()["B-U"].index
-    g.place(1, 0, 1)
-    g.undo_placement()
-    assert g.pending is None and (1, 0) not in g.board
-    g.place(-1, 0, 1)
-    g.confirm(-1)
+    with pytest.raises(IllegalActionError, match="no feature number 9"):
+        g.apply_action((1, 0, 1, 9))
+    assert (1, 0) not in g.board and g.actions == [] and g.current == 0
+    g.apply_action((-1, 0, 1, -1))
     assert (-1, 0) in g.board and g.actions == [(-1, 0, 1, -1)]
-    with pytest.raises(IllegalActionError):
-        g.undo_placement()
+    assert g.current == 1 and g.current_player() == CHANCE
+    with pytest.raises(IllegalActionError, match="drawn first"):
+        g.apply_action((1, 0, 1, -1))
 
 
 # --------------------------------------------------------------------------- followers
@@ -141,7 +149,7 @@ def test_a_road_closed_by_two_junctions_scores_one_point_per_tile():
     assert g.supply[ANN] == 6
     events = put(g, "B-W", -1, 0, 0, seat=BOB)          # T-junction west closes the road
     assert [(e.kind, e.seats, e.points, e.tiles) for e in events] == [("road", (ANN,), 3, 3)]
-    assert g.scores == [3, 0] and g.supply[ANN] == 7
+    assert g.scores() == [3, 0] and g.supply[ANN] == 7
     assert "Ann: road of 3 tiles (1 per tile): 3 points" == events[0].describe(["Ann", "Bob"])
 
 
@@ -161,7 +169,7 @@ def test_tied_followers_on_a_joined_road_both_score_in_full():
     g = table()
     events = _joined_road(g)
     assert [(e.kind, e.seats, e.points, e.tiles, e.followers) for e in events] == [("road", (ANN, BOB), 7, 7, (1, 1))]
-    assert g.scores == [7, 7] and g.supply == [7, 7]
+    assert g.scores() == [7, 7] and g.supply == [7, 7]
     assert events[0].describe(["Ann", "Bob"]) == "Ann and Bob: road of 7 tiles (1 per tile), tied 1 follower each: 7 points each"
 
 
@@ -172,7 +180,7 @@ def test_an_unfinished_road_scores_one_point_per_tile_at_the_end():
     events = put(g, "B-B", 0, 1, 0, seat=BOB, last=True)
     assert g.is_terminal()
     assert [(e.kind, e.seats, e.points, e.final) for e in events] == [("road", (ANN,), 3, True)]
-    assert g.scores == [3, 0]
+    assert g.scores() == [3, 0]
 
 
 def test_a_road_loop_counts_each_tile_once():
@@ -226,7 +234,7 @@ def test_the_majority_takes_a_joined_city_alone():
     events = put(g, "B-N", -1, -2, 1, seat=BOB)         # corner joins Ann's cap: complete
     assert [(e.kind, e.seats, e.points, e.tiles, e.pennants, e.followers) for e in events] == [
         ("city", (ANN,), 16, 7, 1, (2, 1))]
-    assert g.scores == [16, 0] and g.supply == [7, 7]
+    assert g.scores() == [16, 0] and g.supply == [7, 7]
     assert events[0].describe(["Ann", "Bob"]) == (
         "Ann: city of 7 tiles with 1 pennant (2 per tile and pennant), most followers: 2 to 1: 16 points")
 
@@ -250,7 +258,7 @@ def test_a_surrounded_cloister_scores_nine_and_frees_its_monk():
     assert g.supply[ANN] == 6
     events = _ring(g, last=False)
     assert [(e.kind, e.seats, e.points) for e in events] == [("cloister", (ANN,), 9)]
-    assert g.supply[ANN] == 7 and g.scores == [9, 0]
+    assert g.supply[ANN] == 7 and g.scores() == [9, 0]
 
 
 def test_an_unfinished_cloister_scores_itself_and_its_neighbours():
@@ -286,14 +294,14 @@ def test_each_field_scores_on_its_own_even_for_the_same_city_and_player():
     events = put(g, "B-U", 1, 0, 1, follower=field_at("B-U", 1, "WR"), seat=ANN, last=True)
     fields = [(e.kind, e.seats, e.points) for e in events if e.kind == "field"]
     assert fields == [("field", (ANN,), 3), ("field", (ANN,), 3)]
-    assert g.scores == [6, 0]
+    assert g.scores() == [6, 0]
 
 
 def test_a_field_next_to_unfinished_cities_only_scores_nothing():
     """Rules facts (section 5, Fields): incomplete cities give nothing."""
     g = table()
     events = put(g, "B-U", 1, 0, 1, follower=field_at("B-U", 1, "WR"), seat=ANN, last=True)
-    assert g.scores == [0, 0]
+    assert g.scores() == [0, 0]
     assert [(e.kind, e.points) for e in events] == [("field", 0)]
 
 
@@ -335,27 +343,32 @@ def test_with_the_goods_rule_the_closing_player_takes_the_goods():
 
 # --------------------------------------------------------------------------- saving
 def test_a_game_saves_as_setup_and_moves_and_replays_to_the_same_state():
-    import random
-    g = new_game(["Ann", "Bob", "Cy"], seed=5)
-    rng = random.Random(2)
-    for _ in range(30):
-        g.apply_action(rng.choice(g.legal_actions()))
-    data = g.to_json()
-    assert set(data) == {"setup", "actions"} and len(data["actions"]) == 30
-    h = Game.from_json(data)
-    assert h.scores == g.scores and h.board == g.board and h.drawn == g.drawn
+    match = Match("carcassonne", ["random"] * 3, seed=5, setup=Setup(players=["Ann", "Bob", "Cy"]).to_json())
+    while len(match.state.actions) < 30:
+        match.step()
+    match.resolve_chance()                      # the next tile in hand
+    data = match.to_json()
+    assert set(data) == {"game", "rules_version", "setup", "seed", "seats", "actions"}
+    assert [type(a) for a in data["actions"]] == [dict, list] * 30 + [dict]   # a draw before each move
+    g, h = match.state, Match.from_json(data).state
+    assert h.scores() == g.scores() and h.board == g.board and h.drawn == g.drawn
     assert h.followers_on_board() == g.followers_on_board()
 
 
+SAVE = {"game": "carcassonne", "rules_version": 2, "seed": 0, "seats": ["human", "human"]}
+
+
 @pytest.mark.parametrize("data, message", [
-    ({}, "needs a setup and a list of actions"),
-    ({"setup": {"players": ["a"]}, "actions": []}, "2 to 5 players"),
-    ({"setup": {"players": ["a", "b"]}, "actions": [[99, 99, 0, -1]]}, "move 1 cannot be replayed"),
-    ({"setup": {"players": ["a", "b"]}, "actions": [["x"]]}, "move 1 is malformed"),
+    ({}, "game"),
+    ({**SAVE, "seats": ["human"], "setup": {"players": ["a"]}, "actions": []}, "2-5 players"),
+    ({**SAVE, "setup": {"players": ["a", "b"]}, "actions": [[99, 99, 0, -1]]}, "action 1 of 1 is not legal"),
+    ({**SAVE, "setup": {"players": ["a", "b"]}, "actions": [{"draw": "B-D"}, [99, 99, 0, -1]]},
+     "action 2 of 2 is not legal there: square 99,99 does not touch"),
+    ({**SAVE, "setup": {"players": ["a", "b"]}, "actions": [["x"]]}, "action 1 of 1 is not a move"),
 ])
 def test_broken_saves_raise_save_error(data, message):
     with pytest.raises(SaveError, match=message):
-        Game.from_json(data)
+        Match.from_json(data)
 
 
 # --------------------------------------------------------------------------- printed boards
@@ -363,17 +376,41 @@ def test_printed_squares_start_tiles_and_face_down_tiles_given_from_outside():
     """What a printed map needs: only its squares are playable, several start tiles lie on
     it, and face-down tiles keep their squares until they are turned up."""
     squares = [[x, y] for x in range(-1, 7) for y in range(-1, 2)]
-    g = Game(Setup(players=["Ann", "Bob"], seed=3, sets=["base"], squares=squares,
-                   start=[["B-D", 0, 0, 0], ["B-D", 5, 0, 0]], reserved=[["B-E", 1, 0]]))
-    assert len(g.deck) + 1 + len(g.set_aside) == 72 - 3          # two start tiles and the face-down one
+    g = Game(Setup(players=["Ann", "Bob"], sets=["base"], squares=squares,
+                   start=[["B-D", 0, 0, 0], ["B-D", 5, 0, 0]], reserved=[["B-U", 1, 0], ["B-E", 3, 1]]))
+    assert g.tiles_left == 72 - 4          # two start tiles and the face-down ones
     assert (1, 0) not in g.open and (7, 0) not in g.open and (4, 0) in g.open
-    g.drawn = tile_by_id()["B-U"].index
+    g.apply_action(draw("B-U"))
     with pytest.raises(IllegalActionError, match="not a playable square"):
-        g.place(1, 0, 1)
-    assert g.unreserve(1, 0) == "B-E"
-    assert (1, 0) in g.open
+        g.apply_action((1, 0, 1, -1))
+    # Turning up and laying a face-down tile are the player's logged actions, outside the turn order.
+    assert TurnUp(1, 0) in g.legal_actions() and TurnUp(3, 1) not in g.legal_actions()   # 3,1 touches nothing
+    with pytest.raises(IllegalActionError, match="does not touch the landscape"):
+        g.apply_action(TurnUp(3, 1))
+    assert g.action_to_string(TurnUp(1, 0)) == "Ann turned up the face-down tile on square 1,0: tile B-U"
+    g.apply_action(TurnUp(1, 0))
+    assert (1, 0) in g.open and (1, 0) not in g.reserved
     assert g.fits(tile_by_id()["B-U"], (1, 0)) == (1, 3)
-    g.place_extra("B-U", 1, 0, 1)
-    assert (1, 0) in g.board and g.turn == 0 and g.current == 0   # outside the turn order
+    assert g.legal_actions() == [PlaceTurnedUp(1, 0, 1), PlaceTurnedUp(1, 0, 3)]   # nothing else meanwhile
     with pytest.raises(IllegalActionError, match="does not fit"):
-        g.place_extra("B-C", 2, 0, 0)
+        g.apply_action(PlaceTurnedUp(1, 0, 0))
+    with pytest.raises(IllegalActionError, match="its own square"):
+        g.apply_action(PlaceTurnedUp(2, 0, 1))
+    g.apply_action(PlaceTurnedUp(1, 0, 1))
+    assert (1, 0) in g.board and g.turn == 0 and g.current == 0   # outside the turn order
+    assert g.drawn == tile_by_id()["B-U"].index                    # the tile in hand is still to play
+    g.check_invariants()
+    # The log holds both, so a save made now reloads the same table.
+    data = {"game": "carcassonne", "rules_version": 2, "seed": 0, "seats": ["human", "human"],
+            "setup": g.setup, "actions": [g.action_to_json(a) for a in g.history]}
+    again = Match.from_json(data).state
+    assert again.board == g.board and again.reserved == g.reserved and again.tiles_left == g.tiles_left
+
+
+def test_a_turned_up_tile_that_fits_its_square_no_way_is_set_aside():
+    g = Game(Setup(players=["Ann", "Bob"], sets=["base"], reserved=[["B-C", 1, 0]]))
+    g.apply_action(draw("B-U"))
+    assert g.apply_action(TurnUp(1, 0))[0].kind == "set-aside"       # a full city beside a road end
+    assert g.set_aside == [tile_by_id()["B-C"].index] and g.turned_up is None
+    assert g.current_player() == 0 and (1, 0) in g.open
+    g.check_invariants()

@@ -2,28 +2,37 @@
 set aside, followers conserved and the scores equal to the sum of the scoring events."""
 from __future__ import annotations
 
+from stateside.engine.match import Match
 from stateside.games.carcassonne.engine import Game
-from stateside.games.carcassonne.selfplay import play_game, play_out
 from stateside.games.carcassonne.tiles import load_tile_set
+from stateside.selfplay import play_match
 
 FULL = ["base", "inns-cathedrals", "traders-builders"]
 
 
+def play_out(players: list[str], seed: int, sets: list[str]) -> tuple[Game, list[list[float]]]:
+    """One seeded game between player specs; the finished game and each seat's decision times."""
+    setup = {**Game.default_setup(len(players)), "sets": sets}
+    record = play_match("carcassonne", players, seed, setup)
+    return record.match.state, record.decision_ms
+
+
 def check_invariants(game: Game) -> None:
     assert game.is_terminal() and game.drawn is None and not game.deck
-    tiles = sum(load_tile_set(s).size for s in game.setup.sets)
+    game.check_invariants()
+    tiles = sum(load_tile_set(s).size for s in game.conf.sets)
     assert len(game.placed) + len(game.set_aside) == tiles
     on_board = [0] * game.n
     for seat, _, _ in game.followers_on_board():
         on_board[seat] += 1
-    assert [a + b for a, b in zip(game.supply, on_board)] == [game.setup.followers] * game.n
+    assert [a + b for a, b in zip(game.supply, on_board)] == [game.conf.followers] * game.n
     from_events = [0] * game.n
     for e in game.events:
         for s in e.seats:
             from_events[s] += e.points
-    assert from_events == game.scores
+    assert from_events == game.scores()
     assert all(e.points >= 0 for e in game.events)
-    assert len(game.actions) == game.turn == len(game.placed) - len(game.setup.start)
+    assert len(game.actions) == game.turn == len(game.placed) - len(game.conf.start)
 
 
 def test_200_seeded_games_keep_tiles_followers_and_scores_consistent():
@@ -40,11 +49,11 @@ def test_200_seeded_games_keep_tiles_followers_and_scores_consistent():
 def test_the_same_seed_plays_the_same_game():
     a, _ = play_out(["ai:easy", "random"], seed=7, sets=["base"])
     b, _ = play_out(["ai:easy", "random"], seed=7, sets=["base"])
-    assert a.actions == b.actions and a.scores == b.scores
+    assert a.history == b.history and a.scores() == b.scores()
 
 
-def test_play_game_reports_winners_scores_and_decision_times():
-    record = play_game(["ai:easy", "ai:easy"], seed=3)
+def test_play_match_reports_winners_scores_and_decision_times():
+    record = play_match("carcassonne", ["ai:easy", "ai:easy"], seed=3)
     assert record.scores is not None and len(record.scores) == 2
     assert record.winners == [i for i, s in enumerate(record.scores) if s == max(record.scores)]
     assert record.turns == 113 - len([]) or record.turns < 113
@@ -52,6 +61,7 @@ def test_play_game_reports_winners_scores_and_decision_times():
 
 
 def test_a_saved_self_play_game_replays_to_the_same_result():
-    game, _ = play_out(["ai:easy", "random", "random"], seed=11, sets=["base"])
-    again = Game.from_json(game.to_json())
-    assert again.scores == game.scores and again.events == game.events
+    record = play_match("carcassonne", ["ai:easy", "random", "random"], 11,
+                        {**Game.default_setup(3), "sets": ["base"]})
+    game, again = record.match.state, Match.from_json(record.match.to_json()).state
+    assert again.scores() == game.scores() and again.events == game.events

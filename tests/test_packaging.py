@@ -227,7 +227,8 @@ class TestBinary:
         entry.optionxform = str
         entry.read(desktop)
         exe = entry["Desktop Entry"]["Exec"]
-        assert exe == str(prefix / "lib" / "stateside" / "stateside")
+        assert exe == str(prefix / "lib" / "stateside" / "stateside") + " %f"
+        assert (prefix / "share" / "mime" / "packages" / "stateside.xml").is_file()
         for size in ICON_SIZES:
             assert (prefix / "share" / "icons" / "hicolor" / f"{size}x{size}" / "apps" / "stateside.png").is_file()
         assert (prefix / "share" / "icons" / "hicolor" / "scalable" / "apps" / "stateside.svg").is_file()
@@ -238,6 +239,7 @@ class TestBinary:
         assert proc.returncode == 0, proc.stderr
         assert not desktop.exists() and not (prefix / "lib" / "stateside").exists()
         assert not (prefix / "bin" / "stateside").exists()
+        assert not (prefix / "share" / "mime" / "packages" / "stateside.xml").exists()
 
 
 # ------------------------------------------------------------------ desktop entry and icons (no build)
@@ -257,6 +259,23 @@ def test_desktop_entry_names_the_app_and_its_icon():
     from stateside.app.main import APP_NAME
 
     assert section["StartupWMClass"] == APP_NAME
+
+
+def test_saved_games_open_from_the_desktop():
+    """A double-click on a save opens it: the entry takes a file and names the save
+    type, which packaging/stateside-mime.xml defines for *.stateside.json."""
+    import xml.etree.ElementTree as ET
+
+    entry = configparser.ConfigParser(interpolation=None)
+    entry.optionxform = str
+    entry.read(ROOT / "packaging" / "stateside.desktop", encoding="utf-8")
+    section = entry["Desktop Entry"]
+    assert section["Exec"] == "stateside %f"
+    assert section["MimeType"] == "application/x-stateside-save;"
+    ns = {"m": "http://www.freedesktop.org/standards/shared-mime-info"}
+    mime = ET.parse(ROOT / "packaging" / "stateside-mime.xml").getroot().find("m:mime-type", ns)
+    assert mime.get("type") == "application/x-stateside-save"
+    assert mime.find("m:glob", ns).get("pattern") == "*.stateside.json"
 
 
 def test_icons_are_there_at_every_size(qapp):

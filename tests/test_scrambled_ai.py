@@ -1,43 +1,48 @@
 """Scrambled States computer players and self-play."""
 from __future__ import annotations
 
+import random
 import statistics
 
 import pytest
 
-from stateside.games.scrambled_states.ai import LEVELS, ComputerPlayer, make_player
-from stateside.games.scrambled_states.rules import FACE_UP, Round, ScrambledStates, Seat, Settings, slap
-from stateside.games.scrambled_states.selfplay import play_game
-from stateside.selfplay import format_stats, run_selfplay
+from stateside.games.scrambled_states.ai import LEVELS, PEOPLE, ComputerPlayer, make_player
+from stateside.games.scrambled_states.rules import FACE_UP, Round, ScrambledStates, Settings, slap
+from stateside.selfplay import format_stats, play_match, run_selfplay
 
 
-def table(face: str, center: str = "TX", cards=("CA", "OK", "NY", "VT", "ME")) -> ScrambledStates:
-    g = ScrambledStates(Settings((Seat("Ann"), Seat("Bot", "ai:easy"))), seed=3)
+def table(face: str, center: str = "TX", cards=("CA", "OK", "NY", "VT", "ME")) -> dict:
+    """What the computer in seat 1 sees: a known table, the die just landed on `face`."""
+    g = ScrambledStates(Settings(("Ann", "Bot")))
     rest = [c for c in g.cards.codes if c not in cards and c != center]
     g.face_up = list(cards) + [None] * (FACE_UP - len(cards))
-    g.center_pile, g.draw = [center], rest
-    g.round = Round(1, center, face, reveal_at=g.now, announced=True)
-    return g
+    g.center_pile, g.draw, g.to_draw = [center], rest, []
+    g.round = Round(1, center, face, reveal_at=g.now(), announced=True, open_since=g.now())
+    return g.observation(1)
+
+
+def bot(level: str, seed: int) -> ComputerPlayer:
+    return make_player(level, 1, random.Random(seed))
 
 
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_reaction_times_stay_inside_the_level(level):
     """A computer never reacts faster (or slower) than its level allows, on any face."""
     lv = LEVELS[level]
-    bot = ComputerPlayer(1, level, seed=5)
+    player = bot(level, 5)
     delays = []
     for face in ("region", "population", "two", "hand", "colour"):
-        g = table(face)
+        obs = table(face)
         for _ in range(300):
-            delays.append(bot.plan(g).t - g.round.reveal_at)
+            delays.append(player.plan(obs).t - obs["round"]["reveal_at"])
     assert lv.min_ms <= min(delays) and max(delays) <= lv.max_ms
 
 
 def test_harder_levels_are_faster_and_make_fewer_mistakes():
     medians, mistakes = {}, {}
     for level in LEVELS:
-        bot = ComputerPlayer(1, level, seed=9)
-        plans = [bot.plan(table(face)) for face in ("region", "population", "colour", "two") for _ in range(500)]
+        player = bot(level, 9)
+        plans = [player.plan(table(face)) for face in ("region", "population", "colour", "two") for _ in range(500)]
         medians[level] = statistics.median(p.t for p in plans)
         mistakes[level] = sum(p.mistake for p in plans) / len(plans)
     assert medians["hard"] < medians["medium"] < medians["easy"]
@@ -45,10 +50,10 @@ def test_harder_levels_are_faster_and_make_fewer_mistakes():
 
 
 def test_a_planned_mistake_really_is_wrong():
-    bot = ComputerPlayer(1, "easy", seed=2)
-    g = table("region")          # Oklahoma matches Texas on region
+    player = bot("easy", 2)
+    obs = table("region")          # Oklahoma matches Texas on region
     for _ in range(400):
-        p = bot.plan(g)
+        p = player.plan(obs)
         if p.mistake:
             assert p.action.kind == "no-match" or p.action.card != "OK"
         else:
@@ -57,46 +62,50 @@ def test_a_planned_mistake_really_is_wrong():
 
 def test_a_barred_computer_does_not_act_again_this_round():
     """Slip Slaps apply to computers too: after a slip it plans nothing until the next round."""
-    g = table("region")
-    g.apply_action(slap(1, "CA", 10))
-    bot = make_player("ai:hard", 1, seed=1)
-    assert g.is_barred(1) and bot.plan(g) is None
+    g = ScrambledStates(Settings(("Ann", "Bot")))
+    while g.to_draw:
+        g.apply_action(g.chance_outcomes()[0][0])
+    g.apply_action(g.advance_action(g.round.reveal_at))
+    wrong = next(c for c in g.face_up_cards() if c not in g.matching_cards())
+    g.apply_action(slap(1, wrong, g.now()))
+    player = bot("hard", 1)
+    assert g.is_barred(1) and player.plan(g.observation(1)) is None
+    assert player.react(g.observation(1), g.legal_actions(1), g.now()) is None
 
 
 def test_no_match_is_planned_when_nothing_matches():
-    g = table("region", center="TX", cards=("CA", "NY", "ME"))
-    plan = ComputerPlayer(1, "hard", seed=4).plan(g)
+    plan = bot("hard", 4).plan(table("region", center="TX", cards=("CA", "NY", "ME")))
     assert plan.action.kind == "no-match" or plan.mistake
 
 
 def test_selfplay_rates_hard_beats_easy():
     """`stateside selfplay scrambled-states --players ai:hard,ai:easy`: seats rotate, games are seeded."""
-    stats = run_selfplay(play_game, ["ai:hard", "ai:easy"], 40, seed=1)
+    stats = run_selfplay("scrambled-states", ["ai:hard", "ai:easy"], 40, seed=1)
     assert stats[0].games == stats[1].games == 40
     assert stats[0].wins + stats[1].wins == pytest.approx(40)
     assert stats[0].wins > 35
     lines = format_stats(stats)
     assert lines[0].startswith("seat 1 ai:hard") and "wins" in lines[0]
-    again = run_selfplay(play_game, ["ai:hard", "ai:easy"], 40, seed=1)
+    again = run_selfplay("scrambled-states", ["ai:hard", "ai:easy"], 40, seed=1)
     assert [s.wins for s in again] == [s.wins for s in stats]
 
 
-def test_play_game_record():
-    rec = play_game(["ai:medium", "random", "ai:easy"], 5)
+def test_play_match_record():
+    rec = play_match("scrambled-states", ["ai:medium", "random", "ai:easy"], 5)
     assert len(rec.winners) >= 1 and len(rec.scores) == 3 and rec.turns > 0
     assert len(rec.decision_ms) == 3 and all(rec.decision_ms)
 
 
 def test_unknown_player_spec():
     with pytest.raises(ValueError, match="unknown level 'expert'"):
-        make_player("ai:expert", 0, 1)
+        make_player("expert", 0, random.Random(1))
     with pytest.raises(ValueError, match="unknown player"):
-        make_player("human", 0, 1)
+        play_match("scrambled-states", ["ai:hard", "ai:expert"], 1)
 
 
 def person_against(person: str, level: str, games: int = 80) -> tuple[float, float]:
     """A simulated person against one computer: (the person's game wins, share of the cards)."""
-    stats = run_selfplay(play_game, [f"person:{person}", f"ai:{level}"], games, seed=3)
+    stats = run_selfplay("scrambled-states", [f"ai:{person}", f"ai:{level}"], games, seed=3)
     means = [statistics.fmean(s.scores) for s in stats]
     return stats[0].wins / stats[0].games, means[0] / sum(means)
 
@@ -116,6 +125,9 @@ def test_levels_make_a_fair_ladder_for_people():
 
 
 def test_simulated_people_are_players_for_selfplay_only():
-    assert isinstance(make_player("person:casual", 0, 1), ComputerPlayer)
-    with pytest.raises(ValueError, match="unknown simulated person"):
-        make_player("person:robot", 0, 1)
+    """The simulated people are levels of self-play ("ai:casual"), not offered in the game."""
+    for person in PEOPLE:
+        assert isinstance(make_player(person, 0, random.Random(1)), ComputerPlayer)
+        assert person in ScrambledStates.spec.ai_levels and person not in LEVELS
+    with pytest.raises(ValueError, match="unknown level 'robot'"):
+        make_player("robot", 0, random.Random(1))

@@ -5,9 +5,11 @@ import pytest
 from PySide6.QtCore import Qt
 
 from stateside.board.view import BoardView
+from stateside.engine.clock import planned_reactions
+from stateside.engine.match import Match
 from stateside.errors import SaveError
 from stateside.games.scrambled_states.ai import LEVELS
-from stateside.games.scrambled_states.mode import ScrambledStatesMode, build_settings
+from stateside.games.scrambled_states.mode import ScrambledStatesMode, build_match
 from stateside.games.scrambled_states.rules import FACE_UP, Round, slap
 
 
@@ -37,13 +39,14 @@ def tick(mode, t: int) -> None:
 
 
 def arrange(mode, center: str, face: str, table: list[str]) -> None:
-    """A known table; the computers are told to sit this round out so the person is alone."""
+    """A known table; the computers are told to sit out so the person is alone."""
     g = mode.game
     rest = [c for c in g.cards.codes if c not in table and c != center]
     g.face_up = list(table) + [None] * (FACE_UP - len(table))
-    g.center_pile, g.draw = [center], rest
-    g.round = Round(g.round_count, center, face, reveal_at=g.now, announced=True)
-    mode.plans, mode.planned_round = {}, g.round.number
+    g.center_pile, g.draw, g.to_draw = [center], rest, []
+    g.round = Round(g.round_count, center, face, reveal_at=g.now(), announced=True,
+                    first_action=len(g.actions), open_since=g.now())
+    mode.match.players = [None] * len(mode.match.players)
     mode._update()
 
 
@@ -137,7 +140,8 @@ def test_computers_slap_on_their_timers(mode):
     landed = mode.game.round.reveal_at
     start(mode, landed)
     floor = LEVELS["easy"].min_ms
-    assert mode.plans and all(p.t >= landed + floor for p in mode.plans.values())   # never faster than easy allows
+    plans = planned_reactions(mode.match)
+    assert plans and all(t >= landed + floor for t, *_ in plans)   # never faster than easy allows
     assert mode.tick.isActive()
     for t in range(2000, 40000, 250):
         tick(mode, t)
@@ -160,12 +164,12 @@ def test_save_and_resume(qtbot, mode):
     for t in range(2000, 20000, 500):
         tick(mode, t)
     saved = mode.save_state()
-    assert saved and saved["engine"]["now"] == 19500
+    assert saved and Match.from_json(saved).state.now() == 19500
     other = ScrambledStatesMode(BoardView())
     qtbot.addWidget(other)
     other.load_state(saved)
     assert other.game.scores() == mode.game.scores()
-    assert other.game.face_up == mode.game.face_up and other.game.now == 19500
+    assert other.game.face_up == mode.game.face_up and other.game.now() == 19500
     assert not other.running and other.start_button.text() == "Resume"
 
 
@@ -179,7 +183,7 @@ def test_broken_save_leaves_the_game_alone(mode):
 
 
 def test_party_buzzer_then_pick_with_the_mouse(qtbot, mode):
-    mode.start_game(build_settings({"party": True, "computers": 1, "level": "easy", "target": 10}), 5)
+    mode.start_game(build_match({"party": True, "computers": 1, "level": "easy", "target": 10}, 5))
     start(mode)
     arrange(mode, "TX", "population", ["CA", "NY"])
     tick(mode, 2100)
@@ -194,7 +198,7 @@ def test_party_buzzer_then_pick_with_the_mouse(qtbot, mode):
 
 
 def test_party_buzzer_running_out_is_a_slip(qtbot, mode):
-    mode.start_game(build_settings({"party": True, "computers": 0, "level": "easy", "target": 10}), 5)
+    mode.start_game(build_match({"party": True, "computers": 0, "level": "easy", "target": 10}, 5))
     start(mode)
     arrange(mode, "TX", "population", ["CA"])
     tick(mode, 2100)
@@ -204,7 +208,7 @@ def test_party_buzzer_running_out_is_a_slip(qtbot, mode):
 
 
 def test_game_over_offers_a_new_game(mode):
-    mode.start_game(build_settings({"party": False, "computers": 1, "level": "hard", "target": 3}), 9)
+    mode.start_game(build_match({"party": False, "computers": 1, "level": "hard", "target": 3}, 9))
     start(mode)
     for t in range(2000, 60000, 500):
         tick(mode, t)
@@ -263,8 +267,9 @@ def test_a_computer_win_stays_in_view_with_its_name(mode):
     start(mode)
     arrange(mode, "TX", "population", ["VT", "CA", "OR", "NY"])
     g = mode.game
-    t = g.now + 100
-    g.apply_action(slap(1, "NY", t))            # Ada's slap, as her timer would make it
+    t = g.now() + 100
+    mode.match.apply(g.advance_action(t))       # Ada's slap, as her timer would make it
+    mode.match.apply(slap(1, "NY", t))
     tick(mode, t + g.settings.tie_window_ms)
     assert g.piles[1] == ["NY"] and g.face_up[3] == "TX"
     assert "Ada (easy) wins New York" in mode.banner.text()
@@ -280,7 +285,7 @@ def test_a_computer_win_stays_in_view_with_its_name(mode):
 def test_hand_win_shows_the_center_card_with_the_winner(mode):
     start(mode)
     arrange(mode, "OH", "hand", ["IN"])
-    t = mode.game.now + 100
+    t = mode.game.now() + 100
     tick(mode, t)
     mode.slap_center()
     assert mode.game.piles[0] == ["OH"]
@@ -292,7 +297,7 @@ def test_the_card_row_keeps_its_size_whatever_the_panel_shows(qtbot, show_mode):
     heights = {}
     for computers in (1, 5):
         m = show_mode(ScrambledStatesMode, size=(1024, 700))
-        m.start_game(build_settings({"party": False, "computers": computers, "level": "mixed", "target": 10}), 4)
+        m.start_game(build_match({"party": False, "computers": computers, "level": "mixed", "target": 10}, 4))
         m._set_banner("slip", "A long message " * 12)
         qtbot.wait(10)
         heights[computers] = (m.table.height(), m.table.slot_rect(0).height())
@@ -301,7 +306,7 @@ def test_the_card_row_keeps_its_size_whatever_the_panel_shows(qtbot, show_mode):
 
 
 def test_party_round_banner_names_the_buzzer_keys(mode):
-    mode.start_game(build_settings({"party": True, "computers": 0, "level": "easy", "target": 10}), 5)
+    mode.start_game(build_match({"party": True, "computers": 0, "level": "easy", "target": 10}, 5))
     start(mode, mode.game.round.reveal_at)
     assert "Buzz (A or L), then pick." in mode.banner.text()
 
@@ -313,6 +318,12 @@ def test_party_round_banner_names_the_buzzer_keys(mode):
     {"engine": {"version": 1, "seed": 1, "settings": {"seats": [{"name": "A"}, {"name": "B", "kind": "ai:genius"}]},
                 "actions": []}},
     {"game": "ten-days", "board": [1, 2, 3]},
+    {"game": "scrambled-states", "setup": {"players": ["A", "B"], "target": "9"}, "seed": 1,
+     "seats": ["human", "ai:easy"], "actions": []},
+    {"game": "scrambled-states", "setup": {"players": ["A", "B"]}, "seed": 1,
+     "seats": ["human", "ai:genius"], "actions": []},
+    {"game": "scrambled-states", "setup": {"players": ["A", "B"]}, "seed": 1,
+     "seats": ["human", "ai:easy"], "actions": [["slap", 0, 10, "TX"]]},
 ])
 def test_foreign_or_broken_saves_leave_the_game_alone(mode, bad):
     start(mode)
@@ -324,7 +335,7 @@ def test_foreign_or_broken_saves_leave_the_game_alone(mode, bad):
 
 def test_party_buzzer_letters_inside_a_typed_name_are_letters(qtbot, mode):
     """Party play: A and L buzz, but not in the middle of typing a state's name ("Maine")."""
-    mode.start_game(build_settings({"party": True, "computers": 0, "level": "easy", "target": 10}), 5)
+    mode.start_game(build_match({"party": True, "computers": 0, "level": "easy", "target": 10}, 5))
     start(mode)
     arrange(mode, "TX", "population", ["ME", "CA"])
     tick(mode, 2100)
@@ -351,5 +362,21 @@ def test_setup_dialog_levels_and_party(qtbot):
     dialog.computers.setValue(0)
     assert not dialog.level.isEnabled()
     assert dialog.choice() == {"party": True, "computers": 0, "level": "easy", "target": 10}
-    settings = build_settings(dialog.choice())
-    assert [s.name for s in settings.seats] == ["Player 1 (A)", "Player 2 (L)"] and settings.buzzer_seats == (0, 1)
+    match = build_match(dialog.choice(), 0)
+    assert match.names == ["Player 1 (A)", "Player 2 (L)"] and match.seats == ["human", "human"]
+    assert match.state.settings.buzzer_seats == (0, 1)
+
+
+def test_an_old_save_opens_in_the_mode(qtbot, mode):
+    """A version-1 save (before the engine protocol), as Game > Open reads it."""
+    from pathlib import Path
+
+    from stateside.engine.saves import read_save
+
+    _, body = read_save(Path(__file__).parent / "data" / "saves-v1" / "scrambled-states-party-tie-window.json")
+    mode.load_state(body)
+    g = mode.game
+    assert g.scores() == [7, 4, 1] and g.phase == "closing" and g.now() == 52907
+    assert mode.match.seats == ["human", "human", "ai:medium"] and mode.start_button.text() == "Resume"
+    start(mode, 52907 + 300)                 # the tie window closes: Player 2 wins the card
+    assert g.scores() == [7, 5, 1] and "Player 2 (L) wins" in mode.log.item(0).text()

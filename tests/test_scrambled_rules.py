@@ -2,21 +2,49 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
+from stateside.engine.match import Match, sample_chance
 from stateside.errors import IllegalActionError, SaveError
 from stateside.games.scrambled_states.rules import (
-    FACE_UP, FACES, Round, ScrambledStates, Seat, Settings, buzz, no_match, slap,
+    FACE_UP, FACES, Action, Advance, Event, Roll, Round, ScrambledStates, Settings, Turn, buzz, no_match, slap,
 )
-from stateside.games.scrambled_states.selfplay import new_game, simulate
+from stateside.selfplay import play_match
 
 PAUSE = Settings(()).round_pause_ms
 
 
-def make(players=2, **options) -> ScrambledStates:
-    seats = tuple(Seat(n) for n in ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][:players])
-    return ScrambledStates(Settings(seats, **options), seed=7)
+def make(players=2, seed=7, **options) -> ScrambledStates:
+    """A game dealt as the match layer deals it: chance sampled under `seed`."""
+    g = ScrambledStates(Settings(("Ann", "Bob", "Cy", "Di", "Ed", "Flo")[:players], **options))
+    rng = random.Random(seed)
+    while g.to_draw:
+        g.apply_action(sample_chance(g, rng))
+    return g
+
+
+def settle(g: ScrambledStates, t: int, turn=()) -> list[Event]:
+    """Let time pass to `t` through the deadlines; whenever chance is asked, turn up the
+    cards (or die faces) of `turn` first, then the first outcome on offer."""
+    turn, events = list(turn), []
+    while not g.is_terminal():
+        if g.to_draw and turn:
+            x = turn.pop(0)
+            events += g.apply_action(Roll(x) if x in FACES else Turn(x))
+        elif g.to_draw:
+            events += g.apply_action(g.chance_outcomes()[0][0])
+        elif g.now() < t:
+            events += g.apply_action(Advance(min(t, g.next_deadline())))
+        else:
+            break
+    return events
+
+
+def act(g: ScrambledStates, action: Action, turn=()) -> list[Event]:
+    """A seat's action at its time stamp: time passes to it first (as the clock lets it)."""
+    return settle(g, action.t, turn) + g.apply_action(action)
 
 
 def arrange(game: ScrambledStates, center: str, face: str, table: list[str]) -> None:
@@ -26,8 +54,10 @@ def arrange(game: ScrambledStates, center: str, face: str, table: list[str]) -> 
     game.face_up = list(table) + [None] * (FACE_UP - len(table))
     game.center_pile = [center]
     game.draw = rest
+    game.to_draw = []
     game.piles = [[] for _ in game.piles]
-    game.round = Round(game.round_count, center, face, reveal_at=game.now, announced=True)
+    game.round = Round(game.round_count, center, face, reveal_at=game.now(), announced=True,
+                       first_action=len(game.actions), open_since=game.now())
 
 
 def assert_all_cards_accounted(game: ScrambledStates) -> None:
@@ -49,16 +79,16 @@ def test_setup_fifteen_face_up_and_a_center_card():
 def test_same_seed_same_game():
     a, b = make(), make()
     assert (a.face_up, a.draw, a.center, a.face) == (b.face_up, b.draw, b.center, b.face)
-    c = ScrambledStates(a.settings, seed=8)
+    c = make(seed=8)
     assert (c.face_up, c.draw) != (a.face_up, a.draw)
 
 
 def test_no_slap_before_the_die_lands():
     g = make()
     with pytest.raises(IllegalActionError, match="Wait for the die"):
-        g.apply_action(slap(0, g.face_up[0], PAUSE - 1))
+        act(g, slap(0, g.face_up[0], PAUSE - 1))
     assert g.actions == []
-    events = g.advance(PAUSE)
+    events = settle(g, PAUSE)
     assert [e.kind for e in events] == ["reveal"] and g.phase == "open"
 
 
@@ -68,13 +98,13 @@ def test_correct_slap_wins_and_the_center_card_fills_the_space():
     g = make()
     arrange(g, "TX", "population", ["VT", "CA", "OR"])
     next_card = g.draw[-1]
-    events = g.apply_action(slap(1, "CA", 500))
-    g.advance(500 + g.settings.tie_window_ms)
+    events = act(g, slap(1, "CA", 500))
+    settle(g, 500 + g.settings.tie_window_ms, turn=[next_card])
     assert g.piles[1] == ["CA"]
     assert g.face_up[1] == "TX"                       # the center card took California's space
     assert g.center == next_card and g.round.reveal_at == 500 + g.settings.tie_window_ms + PAUSE
     win = g.results[-1]
-    assert win.kind == "win" and win.players == [1] and "same population" in win.text
+    assert win.kind == "win" and win.players == (1,) and "same population" in win.text
     assert events[0].kind == "pending"
     assert_all_cards_accounted(g)
 
@@ -82,34 +112,34 @@ def test_correct_slap_wins_and_the_center_card_fills_the_space():
 def test_with_nobody_else_able_to_tie_the_slap_wins_at_once():
     g = make()
     arrange(g, "TX", "population", ["VT", "CA"])
-    g.apply_action(slap(0, "VT", 100))                # Ann slips: only Bob is left
-    g.apply_action(slap(1, "CA", 200))
-    assert g.piles[1] == ["CA"] and g.results[-1].kind == "win" and g.now == 200
+    act(g, slap(0, "VT", 100))                # Ann slips: only Bob is left
+    act(g, slap(1, "CA", 200))
+    assert g.piles[1] == ["CA"] and g.results[-1].kind == "win" and g.now() == 200
 
 
 def test_hand_first_to_slap_the_center_card_wins_it():
     """If the die shows Hand: the first player to slap the center card wins it."""
     g = make(3)
     arrange(g, "OH", "hand", ["IN", "MI"])
-    g.apply_action(slap(2, "OH", 300))
+    act(g, slap(2, "OH", 300))
     assert g.piles[2] == ["OH"] and g.results[-1].kind == "hand"
     assert g.face_up_cards() == ["IN", "MI"]         # no space to fill
     with pytest.raises(IllegalActionError):
-        g.apply_action(slap(0, "OH", 310))           # the round is over
+        act(g, slap(0, "OH", 310))           # the round is over
     assert_all_cards_accounted(g)
 
 
 def test_hand_slapping_a_face_up_card_is_a_slip():
     g = make()
     arrange(g, "OH", "hand", ["IN", "MI"])
-    g.apply_action(slap(0, "MI", 100))
+    act(g, slap(0, "MI", 100))
     assert g.is_barred(0) and g.scores() == [0, 0]
 
 
 def test_slapping_the_center_card_on_another_face_is_a_slip():
     g = make()
     arrange(g, "OH", "region", ["IN", "MI"])
-    g.apply_action(slap(0, "OH", 100))
+    act(g, slap(0, "OH", 100))
     assert g.is_barred(0)
 
 
@@ -117,7 +147,7 @@ def test_no_match_right_wins_the_center_card():
     """No Match: if none of the cards matches, the first to call it wins the center card."""
     g = make()
     arrange(g, "TX", "region", ["CA", "NY", "ME"])    # no South Central card on the table
-    g.apply_action(no_match(1, 4000))
+    act(g, no_match(1, 4000))
     assert g.piles[1] == ["TX"] and g.results[-1].kind == "no-match"
     assert g.face_up_cards() == ["CA", "NY", "ME"]
     assert_all_cards_accounted(g)
@@ -127,17 +157,17 @@ def test_no_match_wrong_is_a_slip():
     """No Match called while a card matches: that player sits out the round."""
     g = make()
     arrange(g, "TX", "region", ["CA", "OK", "ME"])
-    events = g.apply_action(no_match(0, 900))
+    events = act(g, no_match(0, 900))
     assert events[-1].kind == "slip" and "Oklahoma" in events[-1].text
     assert g.is_barred(0) and g.scores() == [0, 0]
-    g.apply_action(slap(1, "OK", 1500))
+    act(g, slap(1, "OK", 1500))
     assert g.piles[1] == ["OK"]
 
 
 def test_no_match_on_hand_is_wrong():
     g = make()
     arrange(g, "TX", "hand", ["CA"])
-    g.apply_action(no_match(0, 100))
+    act(g, no_match(0, 100))
     assert g.is_barred(0)
 
 
@@ -145,25 +175,26 @@ def test_slip_slap_bars_the_player_for_the_rest_of_the_round():
     """Slip Slaps: a wrong card bars you for the round; the others keep looking."""
     g = make(3)
     arrange(g, "TX", "colour", ["CA", "CO", "NY"])      # Colorado is red like Texas
-    events = g.apply_action(slap(0, "CA", 1000))
+    events = act(g, slap(0, "CA", 1000))
     assert events[-1].kind == "slip" and "sits out" in events[-1].text
-    for act in (slap(0, "CO", 1100), no_match(0, 1100)):
+    for action in (slap(0, "CO", 1100), no_match(0, 1100)):
         with pytest.raises(IllegalActionError, match="sits out"):
-            g.apply_action(act)
+            act(g, action)
     assert g.legal_actions(0) == []
-    g.apply_action(slap(2, "CO", 2000))
-    g.advance(3000)
+    act(g, slap(2, "CO", 2000))
+    settle(g, 3000)
     assert g.piles[2] == ["CO"] and g.piles[0] == []
     # The bar lasts one round only.
-    g.advance(g.round.reveal_at)
+    settle(g, g.round.reveal_at)
     assert not g.is_barred(0) and g.legal_actions(0)
 
 
 def test_everyone_slipping_voids_the_round():
     g = make()
     arrange(g, "TX", "colour", ["CA", "CO"])
-    g.apply_action(slap(0, "CA", 100))
-    g.apply_action(no_match(1, 200))
+    act(g, slap(0, "CA", 100))
+    act(g, no_match(1, 200))
+    settle(g, 200)   # the next card is turned up
     assert g.results[-1].kind == "void"
     assert g.center_pile[0] == "TX" and len(g.center_pile) == 2   # buried under the next card
     assert_all_cards_accounted(g)
@@ -172,9 +203,9 @@ def test_everyone_slipping_voids_the_round():
 def test_a_round_nobody_wins_runs_out():
     g = make(round_limit_ms=5000)
     arrange(g, "TX", "colour", ["CA", "CO"])
-    g.advance(4999)
+    settle(g, 4999)
     assert g.results == []
-    g.advance(5000)
+    settle(g, 5000)
     assert g.results[-1].kind == "void" and g.results[-1].t == 5000
 
 
@@ -184,12 +215,12 @@ def test_tie_both_keep_their_cards_and_the_spaces_are_refilled():
     g = make(3)
     arrange(g, "TX", "population", ["CA", "VT", "NY", "FL"])
     top = g.draw[-1]
-    g.apply_action(slap(0, "NY", 1000))
-    events = g.apply_action(slap(2, "FL", 1000 + g.settings.tie_window_ms - 1))
+    act(g, slap(0, "NY", 1000))
+    events = act(g, slap(2, "FL", 1000 + g.settings.tie_window_ms - 1))
     assert events == [] and g.phase == "closing"
-    g.advance(1000 + g.settings.tie_window_ms)
+    settle(g, 1000 + g.settings.tie_window_ms, turn=[top])
     tie = g.results[-1]
-    assert tie.kind == "tie" and tie.players == [0, 2] and tie.cards == ["NY", "FL"]
+    assert tie.kind == "tie" and tie.players == (0, 2) and tie.cards == ("NY", "FL")
     assert g.piles == [["NY"], [], ["FL"]]
     assert g.face_up[:4] == ["CA", "VT", "TX", top]
     assert_all_cards_accounted(g)
@@ -198,19 +229,19 @@ def test_tie_both_keep_their_cards_and_the_spaces_are_refilled():
 def test_a_slap_after_the_tie_window_is_too_late():
     g = make(3)
     arrange(g, "TX", "population", ["CA", "NY", "FL"])
-    g.apply_action(slap(0, "NY", 1000))
+    act(g, slap(0, "NY", 1000))
     with pytest.raises(IllegalActionError):
-        g.apply_action(slap(2, "FL", 1000 + g.settings.tie_window_ms))
+        act(g, slap(2, "FL", 1000 + g.settings.tie_window_ms))
     assert g.piles == [["NY"], [], []]
 
 
 def test_slapping_the_same_card_a_moment_later_gets_nothing():
     g = make()
     arrange(g, "TX", "population", ["CA", "NY"])
-    g.apply_action(slap(0, "NY", 1000))
-    events = g.apply_action(slap(1, "NY", 1100))
+    act(g, slap(0, "NY", 1000))
+    events = act(g, slap(1, "NY", 1100))
     assert events[-1].kind == "late" and not g.is_barred(1)
-    g.advance(2000)
+    settle(g, 2000)
     assert g.piles == [["NY"], []]
 
 
@@ -220,8 +251,8 @@ def test_target_is_a_setting():
     for n, t in enumerate((1000, 5000)):
         arrange(g, "TX", "population", ["CA"])
         g.piles = [["OH"] * n, []] if n else [[], []]
-        g.apply_action(slap(0, "CA", t))
-        g.advance(t + 300)
+        act(g, slap(0, "CA", t))
+        settle(g, t + 300)
     assert g.is_terminal() and g.winners() == [0] and g.returns() == [1.0, 0.0]
     assert g.events[-1].kind == "game-over" and "reached 2 cards" in g.events[-1].text
 
@@ -236,12 +267,12 @@ def test_when_the_pile_runs_out_the_most_cards_win():
     g.center_pile.remove("TX")
     g.center_pile.append("TX")
     assert_all_cards_accounted(g)
-    g.apply_action(slap(1, "CA", 500))       # 2-2; next round turns over New York
-    g.advance(800)
+    act(g, slap(1, "CA", 500))       # 2-2; next round turns over New York
+    settle(g, 800)
     assert not g.is_terminal() and g.center == "NY" and g.draw == []
     arrange_face = g.round
     arrange_face.face, arrange_face.reveal_at = "hand", 800
-    g.apply_action(slap(0, "NY", 900))       # 3-2; no card left for another round
+    act(g, slap(0, "NY", 900))       # 3-2; no card left for another round
     assert g.is_terminal() and g.winners() == [0]
     assert "draw pile ran out" in g.end_reason
     assert_all_cards_accounted(g)
@@ -252,71 +283,71 @@ def test_pile_out_with_equal_counts_is_a_shared_win():
     arrange(g, "TX", "population", ["CA"])
     g.draw = []
     g.piles = [["AK"], []]
-    g.apply_action(slap(1, "CA", 500))
-    g.advance(800)
+    act(g, slap(1, "CA", 500))
+    settle(g, 800)
     assert g.winners() == [0, 1]
 
 
 def test_time_never_runs_backwards():
     g = make()
-    g.advance(5000)
+    settle(g, 5000)
     with pytest.raises(IllegalActionError, match="backwards"):
-        g.apply_action(no_match(0, 4000))
+        act(g, no_match(0, 4000))
 
 
 def test_party_buzzer_first_then_pick():
     g = make(3, buzzer_seats=(0, 1))
     arrange(g, "TX", "population", ["CA", "NY"])
     with pytest.raises(IllegalActionError, match="buzzer key first"):
-        g.apply_action(slap(0, "CA", 100))
-    g.apply_action(buzz(1, 200))
-    for act in (buzz(0, 300), slap(0, "CA", 300), slap(2, "CA", 300)):
+        act(g, slap(0, "CA", 100))
+    act(g, buzz(1, 200))
+    for action in (buzz(0, 300), slap(0, "CA", 300), slap(2, "CA", 300)):
         with pytest.raises(IllegalActionError, match="Bob has the buzzer"):
-            g.apply_action(act)
-    g.apply_action(slap(1, "NY", 2500))          # within 3 s of the buzz
-    g.advance(2500 + g.settings.tie_window_ms)   # Cy (no buzzer) could still have tied
+            act(g, action)
+    act(g, slap(1, "NY", 2500))          # within 3 s of the buzz
+    settle(g, 2500 + g.settings.tie_window_ms)   # Cy (no buzzer) could still have tied
     assert g.piles[1] == ["NY"] and g.results[-1].kind == "win"
 
 
 def test_party_buzzer_runs_out_is_a_slip():
     g = make(2, buzzer_seats=(0, 1))
     arrange(g, "TX", "population", ["CA"])
-    g.apply_action(buzz(0, 1000))
-    g.advance(3999)
+    act(g, buzz(0, 1000))
+    settle(g, 3999)
     assert not g.is_barred(0)
-    events = g.advance(4000)
+    events = settle(g, 4000)
     assert events[-1].kind == "buzz-timeout" and g.is_barred(0)
-    g.apply_action(buzz(1, 4100))
-    g.apply_action(slap(1, "CA", 4200))
+    act(g, buzz(1, 4100))
+    act(g, slap(1, "CA", 4200))
     assert g.piles[1] == ["CA"]
 
 
 def test_save_and_load_replays_the_same_game():
-    game, players = new_game(["ai:hard", "ai:easy", "ai:medium"], 11)
-    game.advance(game.round.reveal_at)
-    half = game.clone()
-    simulate(game, players)
-    # Save half way through a finished game's actions and resume.
-    data = json.loads(json.dumps(game.to_json()))
-    again = ScrambledStates.from_json(data)
+    match = Match(ScrambledStates, ["ai:hard", "ai:easy", "ai:medium"], seed=11)
+    match.play_out()
+    game = match.state
+    # Save a finished game and load it.
+    data = json.loads(json.dumps(match.to_json()))
+    again = Match.from_json(data).state
     assert again.scores() == game.scores() and again.winners() == game.winners()
     assert again.face_up == game.face_up and [e.text for e in again.events] == [e.text for e in game.events]
-    part = dict(data, actions=data["actions"][:7], now=data["actions"][6][2])
-    resumed = ScrambledStates.from_json(part)
-    assert resumed.now == data["actions"][6][2] and not resumed.is_terminal()
-    assert half.scores() == [0, 0, 0]
+    # Save part way through and resume.
+    part = dict(data, actions=data["actions"][:60])
+    resumed = Match.from_json(part).state
+    assert resumed.now() == match.state_after(60).now() and not resumed.is_terminal()
+    assert match.state_after(17).scores() == [0, 0, 0]
 
 
 @pytest.mark.parametrize("bad, message", [
-    ("nonsense", "expected a mapping"),
-    ({"version": 99}, "version 99"),
-    ({"version": 1, "seed": 1}, "malformed"),
-    ({"version": 1, "seed": 1, "settings": {"seats": [{"name": "A"}, {"name": "B"}]},
-      "actions": [["slap", 0, 10, "TX"]]}, "do not replay"),
+    ("nonsense", "not a JSON object"),
+    ({"game": "scrambled-states", "rules_version": 99}, "rules version 99"),
+    ({"game": "scrambled-states", "seed": 1}, "setup"),
+    ({"game": "scrambled-states", "setup": {"players": ["A", "B"]}, "seed": 1, "seats": ["human", "human"],
+      "actions": [["slap", 0, 10, "TX"]]}, "not legal there"),
 ])
 def test_broken_saves_are_refused(bad, message):
     with pytest.raises(SaveError, match=message):
-        ScrambledStates.from_json(bad)
+        Match.from_json(bad)
 
 
 @pytest.mark.parametrize("specs", [
@@ -327,8 +358,8 @@ def test_broken_saves_are_refused(bad, message):
 def test_seeded_computer_games_end_with_a_winner_and_every_card_accounted(specs):
     """A full seeded game between computer players ends with a winner, every card in one place."""
     for seed in range(25):
-        game, players = new_game(specs, seed)
-        simulate(game, players)
+        record = play_match("scrambled-states", specs, seed)
+        game = record.match.state
         assert game.is_terminal()
         assert_all_cards_accounted(game)
         assert game.winners(), (specs, seed)
@@ -337,16 +368,14 @@ def test_seeded_computer_games_end_with_a_winner_and_every_card_accounted(specs)
         wins = sum(len(e.cards) for e in game.results if e.kind in ("win", "tie", "hand", "no-match"))
         assert wins == sum(game.scores())
         # Deterministic: the same seed replays to the same game.
-        again, players2 = new_game(specs, seed)
-        simulate(again, players2)
-        assert again.actions == game.actions
+        again = play_match("scrambled-states", specs, seed)
+        assert again.match.actions == record.match.actions
 
 
 def test_ties_happen_between_equal_computers():
     kinds = []
     for seed in range(30):
-        game, players = new_game(["ai:hard", "ai:hard", "ai:hard"], seed)
-        simulate(game, players)
+        game = play_match("scrambled-states", ["ai:hard", "ai:hard", "ai:hard"], seed).match.state
         kinds += [e.kind for e in game.results]
         assert_all_cards_accounted(game)
     assert "tie" in kinds and "no-match" in kinds and "hand" in kinds
@@ -372,10 +401,10 @@ def test_how_to_play_each_die_face_first_correct_slap_wins(face, center, right, 
     """How to Play, "If the die shows": the rulebook's example for each face, on the engine."""
     g = make(3)
     arrange(g, center, face, [wrong, right, "HI"])
-    events = g.apply_action(slap(0, wrong, 400))
+    events = act(g, slap(0, wrong, 400))
     assert events[-1].kind == "slip" and g.is_barred(0)
-    g.apply_action(slap(1, right, 900))
-    g.advance(900 + g.settings.tie_window_ms)
+    act(g, slap(1, right, 900))
+    settle(g, 900 + g.settings.tie_window_ms)
     assert g.piles == [[], [right], []] and g.results[-1].kind == "win"
     assert g.face_up[1] == center          # the center card moved into the playing area
 
@@ -385,7 +414,8 @@ def test_no_match_then_play_continues_as_normal():
     g = make()
     arrange(g, "TX", "region", ["CA", "NY", "ME"])
     top = g.draw[-1]
-    g.apply_action(no_match(0, 1000))
+    act(g, no_match(0, 1000))
+    settle(g, 1000, turn=[top])
     assert g.piles[0] == ["TX"] and g.center == top and g.phase == "rolling"
     assert g.round.reveal_at == 1000 + PAUSE and not g.is_barred(0)
 
@@ -397,8 +427,8 @@ def test_ending_the_game_first_to_ten_by_default():
     arrange(g, "TX", "population", ["CA"])
     g.piles = [[c for c in g.draw[:9]], []]
     g.draw = g.draw[9:]
-    g.apply_action(slap(0, "CA", 500))
-    g.advance(500 + g.settings.tie_window_ms)
+    act(g, slap(0, "CA", 500))
+    settle(g, 500 + g.settings.tie_window_ms)
     assert g.is_terminal() and g.winners() == [0] and len(g.piles[0]) == 10
     assert_all_cards_accounted(g)
 
@@ -409,9 +439,9 @@ def test_a_tie_that_brings_both_to_the_target_is_a_shared_win():
     arrange(g, "TX", "population", ["CA", "NY"])
     g.piles = [g.draw[:9], g.draw[9:18]]
     g.draw = g.draw[18:]
-    g.apply_action(slap(0, "CA", 500))
-    g.apply_action(slap(1, "NY", 550))
-    g.advance(500 + g.settings.tie_window_ms)
+    act(g, slap(0, "CA", 500))
+    act(g, slap(1, "NY", 550))
+    settle(g, 500 + g.settings.tie_window_ms)
     assert g.results[-1].kind == "tie" and g.winners() == [0, 1] and g.scores() == [10, 10]
     assert_all_cards_accounted(g)
 
@@ -420,8 +450,7 @@ def test_a_tie_that_brings_both_to_the_target_is_a_shared_win():
     ("target", "10"), ("tie_window_ms", None), ("round_limit_ms", [1]), ("buzz_window_ms", {}), ("target", 0),
 ])
 def test_saves_with_broken_settings_are_refused(field, value):
-    game, _ = new_game(["ai:hard", "ai:easy"], 2)
-    data = game.to_json()
-    data["settings"][field] = value
+    data = Match(ScrambledStates, ["ai:hard", "ai:easy"], 2).to_json()
+    data["setup"][field] = value
     with pytest.raises(SaveError):
-        ScrambledStates.from_json(data)
+        Match.from_json(data)

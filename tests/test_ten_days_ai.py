@@ -5,13 +5,14 @@ from collections import Counter
 
 import pytest
 
+from stateside.engine.protocol import CHANCE
 from stateside.games.ten_days.ai import (
     DistancePlayer, analyse, changes_needed, make_player, tables,
 )
 from stateside.games.ten_days.cards import face_of, load_cards
 from stateside.games.ten_days.journey import check_journey
-from stateside.games.ten_days.rules import DEAL, DRAW, Setup, TenDaysGame
-from stateside.games.ten_days.selfplay import ROUNDS_LIMIT, play_game
+from stateside.games.ten_days.rules import DEAL, DRAW, ROUNDS_LIMIT, TenDaysState, full_deck
+from stateside.selfplay import play_match
 
 CARDS = load_cards()
 ALL_CARDS = sorted(CARDS.card_ids())
@@ -67,18 +68,48 @@ def test_empty_slots_count_as_changes_during_the_deal():
     assert analyse(hand).distance == 1
 
 
-def test_player_specs():
-    for spec in ("random", "ai:easy", "ai:medium", "ai:hard"):
-        assert hasattr(make_player(spec, 1), "choose")
-    with pytest.raises(ValueError, match="unknown player 'ai:godlike'"):
-        make_player("ai:godlike", 1)
+def test_player_levels():
+    for level in ("easy", "medium", "hard"):
+        assert hasattr(make_player(level, 0, random.Random(1)), "choose")
+    with pytest.raises(ValueError, match="unknown level 'godlike'"):
+        make_player("godlike", 0, random.Random(1))
+
+
+def _deal_cards(game, rng):
+    while game.current_player() == CHANCE:
+        outcomes = game.chance_outcomes()
+        game.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
 
 
 def _after_deal(seed=3):
-    game = TenDaysGame(Setup(2, seed))
+    game = TenDaysState.new({"players": ["A", "B"]})
+    rng = random.Random(seed)
+    _deal_cards(game, rng)
     while game.phase == DEAL:
         game.apply_action(game.legal_actions()[0])
+        _deal_cards(game, rng)
+    game.rng = rng
     return game
+
+
+def _rig(game, seat, days):
+    """Swap the named cards into a player's days, wherever they lay (66 cards kept)."""
+    for slot, card in enumerate(days):
+        old = game.journeys[seat][slot]
+        for place in [*game.piles, *game.journeys]:
+            if card in place:
+                place[place.index(card)] = old
+                break
+        else:
+            game.deck[card] -= 1
+            game.deck[old] += 1
+        game.journeys[seat][slot] = card
+    game.deck = +game.deck
+    game.check_invariants()
+
+
+def _choose(player, game):
+    return player.choose(game.observation(game.current), game.legal_actions(game.current))
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
@@ -86,30 +117,31 @@ def test_computer_takes_the_discard_that_completes_its_journey(level):
     game = _after_deal()
     # seat 0 holds a journey one card short; Minnesota lies on top of discard pile 2
     want = "CA OR WA ID MT WY CO NE IA MN".split()
-    where = {c: p for p in [game.deck, *game.piles, *game.journeys] for c in p}
-    for slot, card in enumerate(want[:9]):
-        place = where[card]
-        place[place.index(card)] = game.journeys[0][slot]
-        where[game.journeys[0][slot]] = place
-        game.journeys[0][slot] = card
-        where[card] = game.journeys[0]
-    place = where["MN"]
-    place[place.index("MN")] = game.piles[1][-1]
+    _rig(game, 0, want[:9])
+    top = game.piles[1][-1]
+    for place in [*game.piles, *game.journeys]:
+        if "MN" in place:
+            place[place.index("MN")] = top
+            break
+    else:
+        game.deck["MN"] -= 1
+        game.deck[top] += 1
+        game.deck = +game.deck
     game.piles[1][-1] = "MN"
-    assert sorted(game.all_cards()) == ALL_CARDS
-    player = make_player(f"ai:{level}", 0)
-    assert game.phase == DRAW and player.choose(game) == "take:2"
+    game.check_invariants()
+    player = make_player(level, 0, random.Random(0))
+    assert game.phase == DRAW and _choose(player, game) == "take:2"
     game.apply_action("take:2")
-    assert player.choose(game) == "day:10"
+    assert _choose(player, game) == "day:10"
     game.apply_action("day:10")
-    game.apply_action(player.choose(game))
+    game.apply_action(_choose(player, game))
     assert game.winner == 0
 
 
 def test_hard_prefers_the_journey_more_cards_would_complete():
     """Two places for the drawn card keep the count the same; the careful player keeps
     the journey that more unseen cards would finish."""
-    player = DistancePlayer(0, careful=True)
+    player = DistancePlayer(0, random.Random(0), careful=True)
     open_end = "CA OR WA ID MT WY CO NE IA plane-red".split()   # many states end it
     narrow = "ME NH VT NY PA OH IN IL WI plane-red".split()       # WI's neighbours: MN, IA, MI, IL
     unseen = Counter(FACES)
@@ -118,7 +150,7 @@ def test_hard_prefers_the_journey_more_cards_would_complete():
 
 def test_hard_beats_random_in_every_one_of_ten_games():
     for seed in range(10):
-        record = play_game(["ai:hard", "random"], seed)
+        record = play_match("ten-days", ["ai:hard", "random"], seed)
         assert record.winners == [0]
 
 
@@ -132,14 +164,11 @@ def test_selfplay_500_games_conserve_the_66_cards_and_end_properly():
     outcomes = Counter()
     for seed in range(500):
         players = lineups[seed % len(lineups)]
-        games = []
-
-        def check(game):
-            assert sorted(game.all_cards()) == ALL_CARDS
-            games.append(game)
-
-        record = play_game(players, seed, on_action=check)
-        game = games[-1]
+        record = play_match("ten-days", players, seed)
+        game = TenDaysState.new(record.match.initial_setup)
+        for action in record.match.actions:
+            game.apply_action(action)
+            assert game.all_cards() == full_deck()
         assert game.is_terminal()
         if record.winners:
             assert record.winners == [game.winner]
@@ -159,15 +188,9 @@ def test_computer_never_breaks_a_finished_journey(level):
     is fine)."""
     for seed in range(12):
         game = _after_deal(seed)
-        want = "CA OR WA ID MT WY CO NE IA MN".split()
-        where = {c: p for p in [game.deck, *game.piles, *game.journeys] for c in p}
-        for slot, card in enumerate(want):
-            place = where[card]
-            place[place.index(card)] = game.journeys[0][slot]
-            where[game.journeys[0][slot]] = place
-            game.journeys[0][slot] = card
-            where[card] = game.journeys[0]
-        player = make_player(f"ai:{level}", seed)
+        _rig(game, 0, "CA OR WA ID MT WY CO NE IA MN".split())
+        player = make_player(level, 0, random.Random(seed))
         while not game.is_terminal():
-            game.apply_action(player.choose(game))
+            game.apply_action(_choose(player, game))
+            _deal_cards(game, game.rng)
         assert game.winner == 0 and game.turns == 1 and check_journey(game.journeys[0]).valid, (level, seed)

@@ -33,11 +33,17 @@ def deal_by_clicking(qtbot, mode, seat=0):
 def rig(game, seat, days):
     """Swap the named cards into a player's days, wherever they lay (66 cards kept)."""
     for slot, card in enumerate(days):
-        for place in [game.deck, *game.piles, *game.journeys]:
+        card, old = face_of(card), game.journeys[seat][slot]
+        for place in [*game.piles, *game.journeys]:
             if card in place:
-                place[place.index(card)] = game.journeys[seat][slot]
+                place[place.index(card)] = old
                 break
+        else:
+            game.deck[card] -= 1
+            game.deck[old] += 1
         game.journeys[seat][slot] = card
+    game.deck = +game.deck
+    game.check_invariants()
 
 
 def paths(board):
@@ -193,14 +199,17 @@ def test_save_and_resume(qtbot, mode):
     assert other.game.phase == PLACE and other.seats == mode.seats
 
 
+GOOD = {"game": "ten-days", "rules_version": 1, "setup": {"players": ["A", "B"], "first_player": 0, "turn_limit": None},
+        "seed": 1, "seats": ["human", "ai:medium"], "actions": ["card:CA", "day:1"]}
+
+
 @pytest.mark.parametrize("bad,message", [
     ("junk", "not a mapping"),
-    ({"seats": "x"}, "'seats' must list"),
-    ({"seats": [{"name": "A", "kind": "human"}, {"name": "B", "kind": "ai:medium"}],
-      "engine": {"version": 1, "players": 2, "seed": 1, "first_player": 0, "actions": ["day:1", "day:1"]}},
-     "action 2 does not replay"),
-    ({"seats": [{"name": "A", "kind": "human"}],
-      "engine": {"version": 1, "players": 2, "seed": 1, "first_player": 0, "actions": []}}, "1 seats for a game of 2"),
+    ({**GOOD, "seats": "x"}, "\"seats\" must be a list"),
+    ({**GOOD, "actions": ["card:CA", "day:1", "day:1"]}, "action 3 of 3 is not legal there"),
+    ({**GOOD, "actions": ["card:CA", "day:11"]}, "action 2 of 2 is not a move of ten-days"),
+    ({**GOOD, "seats": ["human"]}, "players, not 1|there are 1 seats"),
+    ({**GOOD, "seats": ["human", "random"]}, "seats must be among"),
 ])
 def test_bad_save_leaves_the_game_untouched(qtbot, mode, bad, message):
     before = mode.save_state()
@@ -339,8 +348,8 @@ def test_log_shows_its_newest_line(qtbot, mode):
 
 def test_a_save_of_another_kind_is_refused_clearly(mode):
     before = mode.save_state()
-    with pytest.raises(SaveError, match="'engine' is missing"):
-        mode.load_state({"game": {}, "seats": [{"name": "A", "kind": "human"}, {"name": "B", "kind": "human"}]})
+    with pytest.raises(SaveError, match="no game of 10 Days"):
+        mode.load_state({"game": "america", "seats": ["human", "human"]})
     assert mode.save_state() == before
 
 
@@ -348,3 +357,24 @@ def test_help_lists_the_keys(mode):
     text = mode.help_html()
     for key in ("<b>D</b>", "<b>Q</b>", "<b>K</b>", "<b>0</b>", "Ctrl+Z"):
         assert key in text
+
+
+def test_a_version_1_save_opens_on_the_same_game(qtbot, mode):
+    """A save from before the engine protocol: the same players, days, piles and card in
+    hand; the log is written again from the moves; the hint setting is kept."""
+    import json
+    from pathlib import Path
+
+    from stateside.engine.saves import read_save
+
+    saves = Path(__file__).parent / "data" / "saves-v1"
+    expected = json.loads((saves / "ten-days-expected-states.json").read_text())["ten-days-midgame.json"]
+    _, body = read_save(saves / "ten-days-midgame.json", "ten-days")
+    mode.load_state(body)
+    g = mode.game
+    assert mode.seats == [Seat("Mia", "human"), Seat("Ben", "ai:easy"), Seat("Cleo", "ai:hard")] and mode.hint_on
+    assert (g.journeys, g.piles, g.held, g.phase, g.turns) == (expected["journeys"], expected["piles"],
+                                                                expected["held"], PLACE, expected["turns"])
+    assert mode.is_human_turn() and mode.log[0] == "Ben has taken ten cards."
+    assert mode.log[-1].startswith("Cleo ")
+    assert mode.save_state()["actions"] == body["actions"]

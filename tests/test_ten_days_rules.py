@@ -1,51 +1,70 @@
 """10 Days in the USA: the rules engine (Setup, Taking a Turn, Empty Draw Pile, Winning)."""
-import json
+import random
 from collections import Counter
 
 import pytest
 
-from stateside.errors import IllegalActionError, SaveError
-from stateside.games.ten_days.cards import load_cards
-from stateside.games.ten_days.rules import DEAL, DISCARD, DRAW, OVER, PLACE, Setup, TenDaysGame
+from stateside.engine.protocol import CHANCE
+from stateside.errors import IllegalActionError
+from stateside.games.ten_days.cards import face_of, load_cards
+from stateside.games.ten_days.rules import DEAL, DISCARD, DRAW, OVER, PLACE, TenDaysState
 
-ALL_CARDS = Counter(load_cards().card_ids())
+ALL_CARDS = Counter(face_of(c) for c in load_cards().card_ids())
 
 
-def dealt(players=2, seed=1, **kw) -> TenDaysGame:
-    """A game just after the deal, each player filling their days from day 1 on."""
-    game = TenDaysGame(Setup(players, seed, **kw))
-    while game.phase == DEAL:
-        game.apply_action(game.legal_actions()[0])
+def new_game(players=2, seed=1, first_player=0, turn_limit=None) -> TenDaysState:
+    """A new game whose deck cards (chance) come from Random(seed) until it waits for a seat."""
+    game = TenDaysState.new({"players": [f"P{i + 1}" for i in range(players)], "first_player": first_player,
+                             "turn_limit": turn_limit})
+    game.rng = random.Random(seed)
+    deal_cards(game)
     return game
 
 
-def rig(game: TenDaysGame, seat: int, days: list[str]) -> None:
+def deal_cards(game: TenDaysState) -> None:
+    while game.current_player() == CHANCE:
+        outcomes = game.chance_outcomes()
+        game.apply_action(game.rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+
+
+def act(game: TenDaysState, action: str) -> None:
+    """A seat's action, then the cards the deck gives."""
+    game.apply_action(action)
+    deal_cards(game)
+
+
+def dealt(players=2, seed=1, **kw) -> TenDaysState:
+    """A game just after the deal, each player filling their days from day 1 on."""
+    game = new_game(players, seed, **kw)
+    while game.phase == DEAL:
+        act(game, game.legal_actions()[0])
+    return game
+
+
+def rig(game: TenDaysState, seat: int, days: list[str]) -> None:
     """Put the named cards into a player's days, swapping each with the card that was
     there wherever the named card lay, so the 66 cards stay the same."""
-    ids = {c: c for c in load_cards().card_ids()}
-    places = [game.deck, *game.piles, *game.journeys]
     for slot, card in enumerate(days):
-        want = ids[card]
-        for place in places:
+        want, old = face_of(card), game.journeys[seat][slot]
+        for place in [*game.piles, *game.journeys]:
             if want in place:
-                place[place.index(want)] = game.journeys[seat][slot]
+                place[place.index(want)] = old
                 break
         else:
-            assert game.held == want
-            game.held = game.journeys[seat][slot]
+            if game.held == want:
+                game.held = old
+            else:
+                game.deck[want] -= 1
+                game.deck[old] += 1
         game.journeys[seat][slot] = want
-    assert Counter(game.all_cards()) == ALL_CARDS
+    game.deck = +game.deck
+    assert game.all_cards() == ALL_CARDS
 
 
-def put_on_deck(game: TenDaysGame, card: str) -> None:
-    """Make `card` the top of the deck, swapping it with the card that was there."""
-    top = game.deck[-1]
-    for place in [game.deck, *game.piles, *game.journeys]:
-        if card in place:
-            place[place.index(card)] = top
-            break
-    game.deck[-1] = card
-    assert Counter(game.all_cards()) == ALL_CARDS
+def draw(game: TenDaysState, card: str) -> None:
+    """Draw from the deck, and the deck gives `card` (it was unseen)."""
+    game.apply_action("draw")
+    game.apply_action(f"card:{card}")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -54,7 +73,7 @@ def test_setup_deal_one_card_at_a_time_into_any_empty_day(players):
     the rest is the draw pile and three cards start three face-up discard piles. (Players
     take their ten cards one after the other; as no one sees another's cards, this is the
     same deal as going round the table.)"""
-    game = TenDaysGame(Setup(players, seed=3, first_player=1))
+    game = new_game(players, seed=3, first_player=1)
     order = []
     while game.phase == DEAL:
         seat = game.current
@@ -63,21 +82,21 @@ def test_setup_deal_one_card_at_a_time_into_any_empty_day(players):
         assert game.legal_actions() == [f"day:{i + 1}" for i in empty]
         card = game.held
         slot = empty[len(empty) // 2]  # any empty slot, not only the next one
-        game.apply_action(f"day:{slot + 1}")
+        act(game, f"day:{slot + 1}")
         assert game.journeys[seat][slot] == card
     assert order == [(1 + k // 10) % players for k in range(10 * players)]
     assert all(None not in j for j in game.journeys)
     assert [len(p) for p in game.piles] == [1, 1, 1]
-    assert len(game.deck) == 66 - 10 * players - 3
+    assert game.deck_size() == 66 - 10 * players - 3
     assert (game.phase, game.current) == (DRAW, 1)
-    assert Counter(game.all_cards()) == ALL_CARDS
+    assert game.all_cards() == ALL_CARDS
 
 
 def test_setup_player_count_two_to_four():
     """Overview: 2-4 players."""
     for bad in (1, 5):
         with pytest.raises(ValueError, match="2-4 players"):
-            Setup(bad, seed=0)
+            TenDaysState.new({"players": ["P"] * bad})
 
 
 def test_taking_a_turn_draw_from_deck_or_any_discard_pile():
@@ -85,7 +104,7 @@ def test_taking_a_turn_draw_from_deck_or_any_discard_pile():
     game = dealt()
     assert game.legal_actions() == ["draw", "take:1", "take:2", "take:3"]
     top = game.piles[1][-1]
-    game.apply_action("take:2")
+    act(game, "take:2")
     assert game.held == top and game.piles[1] == [] and game.phase == PLACE
 
 
@@ -93,7 +112,7 @@ def test_taking_a_turn_replace_any_day_even_a_good_one():
     """Taking a Turn, 2. Place or Discard: replace any one of the 10 cards, whatever it connects."""
     game = dealt()
     rig(game, 0, "CA OR WA ID MT WY CO NE IA plane-red-1".split())
-    game.apply_action("draw")
+    act(game, "draw")
     drawn = game.held
     assert game.legal_actions() == [f"day:{d}" for d in range(1, 11)] + ["keep"]
     before = list(game.journeys[0])
@@ -106,7 +125,7 @@ def test_taking_a_turn_keep_the_journey_and_discard_the_drawn_card():
     """Taking a Turn, 2: keep your journey unchanged and discard the drawn card."""
     game = dealt()
     before = list(game.journeys[0])
-    game.apply_action("draw")
+    act(game, "draw")
     drawn = game.held
     game.apply_action("keep")
     game.apply_action("discard:3")
@@ -117,7 +136,7 @@ def test_taking_a_turn_keep_the_journey_and_discard_the_drawn_card():
 def test_cards_cannot_be_rearranged():
     """Setup, Important: once placed, cards cannot be rearranged, only replaced."""
     game = dealt()
-    game.apply_action("draw")
+    act(game, "draw")
     assert all(a == "keep" or a.startswith("day:") for a in game.legal_actions())
     with pytest.raises(IllegalActionError):
         game.apply_action("swap:1:2")
@@ -138,17 +157,19 @@ def test_discard_onto_an_empty_pile_first():
 def test_discard_onto_any_pile_when_none_is_empty():
     """Taking a Turn, 3: the card goes face up on any of the three discard piles."""
     game = dealt()
-    game.apply_action("draw")
+    act(game, "draw")
     game.apply_action("day:4")
     assert game.legal_actions() == ["discard:1", "discard:2", "discard:3"]
 
 
 def test_empty_draw_pile_reshuffles_all_but_each_top_card():
-    """Empty Draw Pile: shuffle all discards except the top card of each pile into a new deck."""
+    """Empty Draw Pile: shuffle all discards except the top card of each pile into a new deck
+    (the deck has no order until a card is drawn, so "shuffled" means: every card of it
+    is a chance outcome of the next draw, with equal weight per card)."""
     game = dealt(players=4, seed=5)
     reshuffled = 0
     while reshuffled < 2:
-        game.apply_action("draw")
+        act(game, "draw")
         game.apply_action("keep")
         if game.deck:
             game.apply_action(f"discard:{game.turns % 3 + 1}")
@@ -156,39 +177,40 @@ def test_empty_draw_pile_reshuffles_all_but_each_top_card():
         # the last card of the deck has been drawn: the turn's end rebuilds the deck
         piles = [game.piles[0] + [game.held], game.piles[1], game.piles[2]]
         tops = [p[-1] for p in piles]
-        buried = sorted(c for p in piles for c in p[:-1])
+        buried = Counter(c for p in piles for c in p[:-1])
         game.apply_action("discard:1")
         assert game.reshuffles == reshuffled + 1
         reshuffled = game.reshuffles
         assert [len(p) for p in game.piles] == [1, 1, 1] and game.pile_tops() == tops
-        assert sorted(game.deck) == buried and len(game.deck) > 0
-        assert sorted(game.deck) != game.deck or len(set(game.deck)) < 2  # shuffled, not stacked
-        assert Counter(game.all_cards()) == ALL_CARDS
+        assert game.deck == buried and game.deck_size() > 0
+        probe = game.clone()
+        probe.apply_action("draw")
+        assert sorted(probe.chance_outcomes()) == sorted((f"card:{c}", n / buried.total()) for c, n in buried.items())
+        assert game.all_cards() == ALL_CARDS
 
 
 def test_winning_at_the_end_of_your_turn():
     """Winning the Game: at the end of your turn, a valid journey wins immediately."""
     game = dealt()
     rig(game, 0, "CA OR WA ID MT WY CO NE IA plane-red-1".split())
-    put_on_deck(game, "MN")
-    game.apply_action("draw")
+    draw(game, "MN")
     game.apply_action("day:10")
     assert not game.is_terminal()  # not yet: the turn ends with the discard
     game.apply_action("discard:1")
     assert game.is_terminal() and game.phase == OVER and game.winner == 0
     assert game.returns() == [1.0, 0.0] and game.legal_actions() == []
-    assert Counter(game.all_cards()) == ALL_CARDS
+    assert game.all_cards() == ALL_CARDS
 
 
 def test_winning_only_the_mover_is_checked():
     """Winning the Game: the check is of your own journey at the end of your turn."""
     game = dealt()
     rig(game, 1, "CA OR WA ID MT WY CO NE IA MN".split())
-    game.apply_action("draw")
+    act(game, "draw")
     game.apply_action("keep")
     game.apply_action("discard:1")
     assert game.phase == DRAW and game.current == 1 and game.winner is None
-    game.apply_action("draw")
+    act(game, "draw")
     game.apply_action("keep")
     game.apply_action("discard:1")
     assert game.winner == 1
@@ -197,53 +219,44 @@ def test_winning_only_the_mover_is_checked():
 def test_turn_limit_ends_without_a_winner():
     game = dealt(turn_limit=3)
     for _ in range(3):
-        game.apply_action("draw")
+        act(game, "draw")
         game.apply_action("keep")
         game.apply_action("discard:1")
     assert game.is_terminal() and game.winner is None and game.returns() == [0.0, 0.0]
-
-
-def test_same_seed_same_game_and_json_round_trip():
-    game = dealt(players=3, seed=11)
-    for action in ("draw", "day:3", "discard:2", "take:2", "keep", "discard:1"):
-        game.apply_action(action)
-    data = json.loads(json.dumps(game.to_json()))
-    again = TenDaysGame.from_json(data)
-    for attr in ("deck", "piles", "journeys", "current", "phase", "held", "turns", "actions"):
-        assert getattr(again, attr) == getattr(game, attr), attr
-    assert again.rng.getstate() == game.rng.getstate()
 
 
 def test_clone_is_independent():
     game = dealt()
     copy = game.clone()
     copy.apply_action("draw")
-    assert game.phase == DRAW and copy.phase == PLACE and len(copy.deck) == len(game.deck) - 1
+    assert game.phase == DRAW and copy.phase == PLACE and copy.current_player() == CHANCE
+    deal_cards(copy)
+    assert copy.deck_size() == game.deck_size() - 1 and game.held is None
 
 
-def test_undone_replays_the_same_shuffles():
+def test_the_deck_is_drawn_one_chance_card_at_a_time():
+    """Setup 4: the cards are mixed face down: every draw is a chance outcome, each unseen
+    card equally likely; a card that is not in the deck cannot come from it."""
     game = dealt()
     game.apply_action("draw")
-    drawn = game.held
-    back = game.undone(1)
-    assert back.phase == DRAW and back.deck[-1] == drawn and back.actions == game.actions[:-1]
+    outcomes = dict(game.chance_outcomes())
+    assert sum(outcomes.values()) == pytest.approx(1)
+    assert outcomes["card:car"] == pytest.approx(game.deck["car"] / game.deck_size())
+    gone = game.piles[0][-1]
+    with pytest.raises(IllegalActionError, match="the deck is to give a card"):
+        game.apply_action(f"card:{gone}" if game.deck[gone] == 0 else "keep")
 
 
-@pytest.mark.parametrize("data,message", [
-    ("not a dict", "not a mapping"),
-    ({"version": 9}, "version 9 is not supported"),
-    ({"version": 1, "seed": 1, "first_player": 0, "actions": []}, "no 'players'"),
-    ({"version": 1, "players": 7, "seed": 1, "first_player": 0, "actions": []}, "setup is not valid"),
-    ({"version": 1, "players": 2, "seed": "x", "first_player": 0, "actions": []}, "setup is not valid"),
-    ({"version": 1, "players": 2, "seed": 1, "first_player": 0, "actions": "draw"}, "no list of actions"),
-    ({"version": 1, "players": 2, "seed": 1, "first_player": 0, "actions": ["draw"]}, "action 1 does not replay"),
-])
-def test_from_json_rejects_bad_saves_clearly(data, message):
-    with pytest.raises(SaveError, match=message):
-        TenDaysGame.from_json(data)
+@pytest.mark.parametrize("bad", [None, 3, "swap:1:2", "day:0", "day:11", "take:4", "card:ZZ", ["draw"]])
+def test_action_from_json_rejects_what_is_no_move(bad):
+    with pytest.raises(ValueError, match="not a move of 10 Days"):
+        dealt().action_from_json(bad)
 
 
-def test_from_json_wrong_types_says_which_fields():
-    data = {"version": 1, "players": 2, "seed": 1, "first_player": 0, "actions": [], "turn_limit": True}
-    with pytest.raises(SaveError, match="must be whole numbers"):
-        TenDaysGame.from_json(data)
+def test_illegal_action_changes_nothing():
+    game = dealt()
+    before = game.observation(0), game.observation(1), Counter(game.deck)
+    for bad in ("keep", "discard:1", "card:CA", "swap", 7):
+        with pytest.raises(IllegalActionError):
+            game.apply_action(bad)
+    assert (game.observation(0), game.observation(1), game.deck) == before

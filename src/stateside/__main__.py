@@ -1,6 +1,8 @@
 """The `stateside` command.
 
-    stateside [--mode NAME] [--screenshot FILE] [--size WxH]   the app (or a PNG of its window)
+    stateside [FILE] [--mode NAME] [--screenshot OUT] [--size WxH]
+                                                              the app (or a PNG of its window),
+                                                              FILE a saved game to open
     stateside borders [--rules NAME]                           the borders graph, one pair a line
     stateside selfplay GAME --players ai:hard,ai:easy [--games N] [--seed S]
     stateside GAME ...                                         a game's own commands (e.g. ten-days check)
@@ -11,6 +13,7 @@ here prints a traceback for a mistake a person can fix.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from stateside.errors import StatesideError
@@ -36,10 +39,11 @@ def cmd_borders(argv: list[str]) -> int:
 
 
 def cmd_selfplay(argv: list[str]) -> int:
-    from stateside.games import discover_games, load_object
+    from stateside.engine.match import check_seats, rules_for
+    from stateside.games import discover_games
     from stateside.selfplay import format_stats, run_selfplay
 
-    games = {g.id: g for g in discover_games() if g.selfplay}
+    games = [g.id for g in discover_games() if g.rules]
     parser = argparse.ArgumentParser(prog="stateside selfplay",
                                      description="Seeded games between computer players; one line per player.")
     parser.add_argument("game", help=f"one of: {', '.join(games) or '(none installed)'}")
@@ -47,42 +51,64 @@ def cmd_selfplay(argv: list[str]) -> int:
                         help="comma-separated player specs, e.g. ai:hard,ai:easy or random")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variant", help="a way to play, for games that have several")
     args = parser.parse_args(argv)
     if args.game not in games:
         return _fail(f"selfplay: unknown game {args.game!r} (choose from {', '.join(games)})")
     if args.games < 1:
         return _fail("selfplay: --games must be at least 1")
-    specs = [s.strip() for s in args.players.split(",") if s.strip()]
-    play_game = load_object(games[args.game].selfplay)
+    specs = [s.strip() for s in args.players.split(",")]
     try:
-        stats = run_selfplay(play_game, specs, args.games, args.seed)
-    except ValueError as e:   # the games reject an unknown player spec this way
+        if "human" in specs:
+            raise ValueError("self-play seats are computers: random or ai:<level>, not human")
+        rules = rules_for(args.game)
+        check_seats(rules, specs)
+        if args.variant is not None and args.variant not in rules.spec.variants:
+            raise ValueError(f"no variant {args.variant!r} (variants: {', '.join(rules.spec.variants) or 'none'})")
+    except ValueError as e:
         return _fail(f"selfplay {args.game}: {e}")
-    print(f"{args.game}: {args.games} games, seed {args.seed}, seats rotate each game")
+    stats = run_selfplay(args.game, specs, args.games, args.seed, variant=args.variant)
+    variant = f", variant {args.variant}" if args.variant else ""
+    print(f"{args.game}{variant}: {args.games} games, seed {args.seed}, seats rotate each game")
     print("\n".join(format_stats(stats)))
     return 0
+
+
+SIZE_LIMITS = (320, 8192)   # pixels a side for --size
 
 
 def cmd_app(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="stateside", description="Board games about the United States.",
                                      epilog="Other commands: stateside borders | selfplay | <game> ... "
                                             "(each takes --help)")
+    parser.add_argument("file", nargs="?", metavar="FILE", help="a saved game to open (.json)")
     parser.add_argument("--mode", metavar="NAME", help="open this mode first (e.g. explorer, ten-days)")
-    parser.add_argument("--screenshot", metavar="FILE", help="render the main window to a PNG and exit")
+    parser.add_argument("--screenshot", metavar="OUT", help="render the main window to a PNG and exit")
     parser.add_argument("--size", metavar="WxH", default=None, help="window size for --screenshot (default 1280x800)")
     args = parser.parse_args(argv)
+    if args.screenshot is not None and not args.screenshot.strip():
+        return _fail("--screenshot: give the name of the PNG file to write")
+    if args.file is not None and not os.path.isfile(args.file):
+        return _fail(f"{args.file}: no such saved game")
+    if args.file is not None and args.mode is not None:
+        return _fail("give a saved game or --mode, not both (a save opens in its own game)")
     size = None
     if args.size:
+        lo, hi = SIZE_LIMITS
         try:
             w, h = (int(v) for v in args.size.lower().split("x"))
-            if w < 200 or h < 150:
-                raise ValueError
-            size = (w, h)
         except ValueError:
             return _fail(f"--size: expected WIDTHxHEIGHT such as 1280x800, got {args.size!r}")
+        if not (lo <= w <= hi and lo <= h <= hi):
+            return _fail(f"--size: each side must be {lo} to {hi} pixels, got {args.size!r}")
+        size = (w, h)
     from stateside.app.main import run_app
 
-    return run_app(mode=args.mode, screenshot=args.screenshot, size=size)
+    return run_app(mode=args.mode, screenshot=args.screenshot, size=size, open_file=args.file)
+
+
+def _looks_like_a_file(token: str) -> bool:
+    return os.path.sep in token or token.endswith(".json") or os.path.isfile(token)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_borders(argv[1:])
         if argv and argv[0] == "selfplay":
             return cmd_selfplay(argv[1:])
-        if argv and not argv[0].startswith("-"):
+        if argv and not argv[0].startswith("-") and not _looks_like_a_file(argv[0]):
             from stateside.games import discover_games, load_object
 
             game = next((g for g in discover_games() if g.id == argv[0]), None)

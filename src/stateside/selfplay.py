@@ -1,13 +1,8 @@
-"""Seeded self-play between computer players, shared by every game.
+"""Seeded self-play between computer players, one loop for every game (on the match layer).
 
-A game exposes (through GameInfo.selfplay) a function::
-
-    play_game(players: list[str], seed: int) -> GameRecord
-
-where each player spec is "random" or "ai:<level>" (e.g. "ai:hard"); the function
-plays one whole game deterministically under `seed` and reports the outcome.
-`run_selfplay` plays many games, rotating the seats so that no spec keeps the
-first-player advantage, and prints one line per player spec.
+`run_selfplay` plays many games, rotating the seats so that no player spec keeps the
+first-player advantage, and `format_stats` prints one line per player spec. Seats are
+"random" or "ai:<level>"; game i uses seed+i.
 """
 from __future__ import annotations
 
@@ -15,13 +10,16 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from stateside.engine.match import CHANCE, Match
+
 
 @dataclass
 class GameRecord:
-    winners: list[int]                     # seat indices of the winner(s); empty for no winner (turn cap)
+    winners: list[int]                     # seats of the winner(s); empty for no winner
     scores: list[float] | None = None      # final score per seat, where the game has scores
     decision_ms: list[list[float]] = field(default_factory=list)  # per seat, each decision's time
-    turns: int = 0
+    turns: int = 0                         # actions taken by seats (chance outcomes not counted)
+    match: Match | None = None
 
 
 @dataclass
@@ -33,20 +31,40 @@ class SpecStats:
     decision_ms: list[float] = field(default_factory=list)
 
 
-def run_selfplay(
-    play_game: Callable[[list[str], int], GameRecord],
-    specs: Sequence[str],
-    games: int,
-    seed: int,
-    progress: Callable[[int], None] | None = None,
-) -> list[SpecStats]:
+def play_match(game_id: str, specs: Sequence[str], seed: int, setup: dict | None = None,
+               max_actions: int = 200_000) -> GameRecord:
+    """Play one whole game between computer seats, deterministically under `seed`."""
+    match = Match(game_id, list(specs), seed, setup)
+    match.play_out(max_actions)
+    state = match.state
+    returns = state.returns()
+    top = max(returns) if returns else 0
+    winners = [i for i, r in enumerate(returns) if r > 0 and r == top]
+    decision_ms: list[list[float]] = [[] for _ in specs]
+    turns = 0
+    for e in match.log:
+        if e.seat == CHANCE:
+            continue
+        turns += 1
+        if e.decision_ms is not None and 0 <= e.seat < len(specs):
+            decision_ms[e.seat].append(e.decision_ms)
+    return GameRecord(winners, state.scores(), decision_ms, turns, match)
+
+
+def run_selfplay(game_id: str, specs: Sequence[str], games: int, seed: int,
+                 progress: Callable[[int], None] | None = None, variant: str | None = None) -> list[SpecStats]:
     """Play `games` games; game i uses seed+i and the specs rotated by i seats."""
     n = len(specs)
+    setup = None
+    if variant is not None:
+        from stateside.engine.match import rules_for
+
+        setup = {**rules_for(game_id).default_setup(n), "variant": variant}
     stats = [SpecStats(s) for s in specs]
     for i in range(games):
         shift = i % n
         order = [(k + shift) % n for k in range(n)]  # order[seat] = index into specs
-        record = play_game([specs[j] for j in order], seed + i)
+        record = play_match(game_id, [specs[j] for j in order], seed + i, setup)
         for seat, j in enumerate(order):
             st = stats[j]
             st.games += 1
@@ -54,8 +72,7 @@ def run_selfplay(
                 st.wins += 1 / len(record.winners)
             if record.scores is not None:
                 st.scores.append(record.scores[seat])
-            if seat < len(record.decision_ms):
-                st.decision_ms.extend(record.decision_ms[seat])
+            st.decision_ms.extend(record.decision_ms[seat])
         if progress:
             progress(i + 1)
     return stats

@@ -15,13 +15,8 @@ from PySide6.QtWidgets import (
 )
 
 from stateside.app.mode import GameMode
+from stateside.geo.rulesets import RULESETS
 
-RULESET_CHOICES = (
-    ("Map borders (shared line)", None),
-    ("America", "america"),
-    ("Game of the States", "game-of-the-states"),
-    ("10 Days in the USA", "ten-days"),
-)
 SELECTED = QColor("#e63946")
 NEIGHBOUR = QColor("#f4a261")
 
@@ -44,7 +39,8 @@ class ExplorerMode(GameMode):
         side.addWidget(heading)
         side.addWidget(QLabel("Borders as played in:"))
         self.rules_box = QComboBox()
-        for label, ruleset in RULESET_CHOICES:
+        self.rules_box.addItem("Map borders (shared line)", None)
+        for ruleset, label in RULESETS.items():
             self.rules_box.addItem(label, ruleset)
         self.rules_box.currentIndexChanged.connect(lambda _i: self._show())
         side.addWidget(self.rules_box)

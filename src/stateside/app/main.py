@@ -20,6 +20,7 @@ from stateside.games import GameInfo, discover_games, load_object
 from stateside.paths import resource
 
 APP_NAME = "Stateside"
+AUTOSAVE_DELAY_MS = 300   # an autosave follows each action this long after it, at most once
 DEFAULT_SIZE = (1280, 800)
 EXPLORER = GameInfo(
     id="explorer", title="Map explorer", summary="Click a state for its facts and neighbours.",
@@ -47,6 +48,15 @@ class MainWindow(QMainWindow):
     def __init__(self, *, persist: bool = True):
         super().__init__()
         self.persist = persist   # off for --screenshot: no settings read or written, no autosave
+        self.notices: list[str] = []   # messages that wait for the player (see notify)
+        self.autosaving = persist   # off too when another running copy holds the lock
+        self.lock = None
+        if persist:
+            self._take_lock()
+        self._autosave_timer = QTimer(self)   # after every action, debounced
+        self._autosave_timer.setSingleShot(True)
+        self._autosave_timer.setInterval(AUTOSAVE_DELAY_MS)
+        self._autosave_timer.timeout.connect(self.autosave_current)
         self.setWindowTitle(APP_NAME)
         # Six PNGs to decode: after the first paint, which is what start-up waits for.
         QTimer.singleShot(150, self, self._set_icon)   # with `self` as context: dropped if the window goes
@@ -55,6 +65,7 @@ class MainWindow(QMainWindow):
         self.games: list[GameInfo] = [*discover_games(), EXPLORER]
         self.modes: dict[str, GameMode] = {}
         self.current: GameMode | None = None
+        self._autosave_failed: set[str] = set()
 
         # The game chooser: a bar of the installed modes across the top, so that the map
         # keeps the whole width of the window.
@@ -151,6 +162,7 @@ class MainWindow(QMainWindow):
             mode.game_id = mode.game_id or info.id
             mode.status.connect(lambda text: self.statusBar().showMessage(text, 8000))
             mode.changed.connect(self.refresh_actions)
+            mode.changed.connect(self._autosave_timer.start)
             self.modes[mode_id] = mode
             self.stack.addWidget(mode)
             self._resume(mode)
@@ -184,35 +196,103 @@ class MainWindow(QMainWindow):
     def autosave_path(self, mode_id: str) -> Path:
         return config_dir() / "autosave" / f"{mode_id}.json"
 
+    def _take_lock(self) -> None:
+        """One running copy owns the autosaves; a second one plays without them."""
+        from PySide6.QtCore import QLockFile
+
+        folder = config_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        self.lock = QLockFile(str(folder / "stateside.lock"))
+        self.lock.setStaleLockTime(0)     # a lock left by a crashed copy is taken over (by its pid)
+        if not self.lock.tryLock(0):
+            self.autosaving = False
+            self.lock = None
+            self.notify("Another Stateside window is already running: this one will not save "
+                                "your game automatically. Use Game > Save game as… to keep it.")
+            return
+        autosaves = folder / "autosave"
+        for tmp in autosaves.glob(".*.tmp") if autosaves.is_dir() else ():   # left by a kill mid-write
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+
     def _resume(self, mode: GameMode) -> None:
-        if not self.persist or type(mode).load_state is GameMode.load_state:
+        if not self.autosaving or type(mode).load_state is GameMode.load_state:
             return
         path = self.autosave_path(mode.game_id)
         if not path.exists():
             return
-        from stateside.data.saves import load_game
+        from stateside.engine.saves import read_save
 
         try:
-            _, state = load_game(path, mode.game_id)
-            mode.load_state(state)
+            _, body = read_save(path, mode.game_id)
+            mode.load_state(body)
             self.statusBar().showMessage("Resumed your last game.", 6000)
-        except StatesideError as e:
-            # The file stays where it is: nothing saved is thrown away.
-            self.statusBar().showMessage(f"Could not resume the last game: {e}", 15000)
+        except Exception as e:   # whatever the file holds, the app starts
+            if not isinstance(e, StatesideError):
+                import traceback
+                traceback.print_exc()
+            kept = self._move_aside(path)
+            where = f" It is kept as {kept}." if kept else ""
+            self.notify(f"Your last game of {mode.title or mode.game_id} could not be resumed: "
+                        f"{_message(e)}{where} A new game has started.")
+
+    @staticmethod
+    def _move_aside(path: Path) -> Path | None:
+        """Rename an unreadable autosave with the date in its name; never delete it."""
+        import datetime
+
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        target = path.with_name(f"{path.stem}.unreadable-{stamp}{path.suffix}")
+        try:
+            path.replace(target)
+            return target
+        except OSError:
+            return None
+
+    def notify(self, text: str) -> None:
+        """A message that stays until the player dismisses it (not the status bar,
+        which the next message would replace)."""
+        from PySide6.QtWidgets import QMessageBox
+
+        self.notices.append(text)
+        box = QMessageBox(QMessageBox.Warning, APP_NAME, text, QMessageBox.Ok, self)
+        box.setAttribute(Qt.WA_DeleteOnClose)
+        box.setModal(False)
+        QTimer.singleShot(0, self, box.show)   # once the window itself is up
+
+    def autosave_current(self) -> None:
+        if self.current is not None:
+            self.autosave(self.current.game_id)
+
+    def autosave(self, mode_id: str) -> None:
+        """Write one mode's game to its autosave (atomically), or remove the autosave when
+        there is no game to resume. A failure is said once and changes nothing else."""
+        if not self.autosaving:
+            return
+        from stateside.engine.saves import save_game
+
+        mode = self.modes.get(mode_id)
+        if mode is None:
+            return
+        path = self.autosave_path(mode_id)
+        try:
+            state = mode.save_state()
+            if state is not None:
+                save_game(path, state)
+            elif path.exists():   # the game ended or was never started: nothing to resume
+                path.unlink()
+            self._autosave_failed.discard(mode_id)
+        except (OSError, TypeError, ValueError) as e:
+            print(f"stateside: autosave of {mode_id} failed: {e}", file=sys.stderr)
+            if mode_id not in self._autosave_failed:
+                self._autosave_failed.add(mode_id)
+                self.statusBar().showMessage(f"Could not save your game automatically: {e}", 15000)
 
     def autosave_all(self) -> None:
-        from stateside.data.saves import save_game
-
-        for mode_id, mode in self.modes.items():
-            state = mode.save_state()
-            path = self.autosave_path(mode_id)
-            try:
-                if state is not None:
-                    save_game(path, mode_id, state)
-                elif path.exists():   # the game ended or was never started: nothing to resume
-                    path.unlink()
-            except OSError as e:
-                print(f"stateside: autosave of {mode_id} failed: {e}", file=sys.stderr)
+        for mode_id in list(self.modes):
+            self.autosave(mode_id)
 
     def modal(self, run):
         """Run a dialog with the current mode told to pause around it."""
@@ -237,10 +317,10 @@ class MainWindow(QMainWindow):
                                                                  "Stateside saves (*.json)"))
         if not path:
             return
-        from stateside.data.saves import save_game
+        from stateside.engine.saves import save_game
 
         try:
-            save_game(path, mode.game_id, state)
+            save_game(path, state)
             self.statusBar().showMessage(f"Saved to {path}", 6000)
         except OSError as e:
             QMessageBox.warning(self, "Save failed", f"Could not save to {path}:\n{e.strerror or e}")
@@ -253,20 +333,24 @@ class MainWindow(QMainWindow):
         if path:
             self.load_file(path)
 
-    def load_file(self, path: str) -> bool:
+    def load_file(self, path: str, quiet: bool = False) -> bool:
         """Open a save in its game's mode; on any problem, say so and change nothing."""
         from PySide6.QtWidgets import QMessageBox
 
-        from stateside.data.saves import load_game
+        from stateside.engine.saves import read_save
 
         try:
-            game_id, state = load_game(path)
+            game_id, body = read_save(path)
             if game_id not in self.mode_ids():
                 raise StatesideError(f"{path}: a save of {game_id!r}, which is not installed")
             mode = self.open_mode(game_id)
-            mode.load_state(state)
+            mode.load_state(body)
         except StatesideError as e:
-            QMessageBox.warning(self, "Cannot open this file", str(e))
+            text = str(e) if str(path) in str(e) else f"{path}: {e}"   # always name the file
+            if quiet:
+                print(f"stateside: {text}", file=sys.stderr)
+            else:
+                QMessageBox.warning(self, "Cannot open this file", text)
             return False
         self.statusBar().showMessage(f"Opened {path}", 6000)
         self.refresh_actions()
@@ -314,13 +398,21 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
 
     def closeEvent(self, event) -> None:
+        self._autosave_timer.stop()
         if self.persist:
             self.autosave_all()
             self.settings.setValue("geometry", self.saveGeometry())
             self.settings.sync()
         for mode in self.modes.values():
             mode.on_deactivate()
+        if self.lock is not None:
+            self.lock.unlock()
+            self.lock = None
         super().closeEvent(event)
+
+
+def _message(error: Exception) -> str:
+    return str(error) if isinstance(error, StatesideError) else "the file does not hold a game this version can play"
 
 
 def _first_mode(window: MainWindow, requested: str | None) -> str:
@@ -330,7 +422,8 @@ def _first_mode(window: MainWindow, requested: str | None) -> str:
     return last if last in window.mode_ids() else EXPLORER.id
 
 
-def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[int, int] | None = None) -> int:
+def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[int, int] | None = None,
+            open_file: str | None = None) -> int:
     headless = screenshot and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     if headless or os.environ.get("STATESIDE_QUIT_AFTER_PAINT"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -349,13 +442,27 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
     window.resize(*(size or DEFAULT_SIZE))
     if not screenshot:
         window.restore()
+    if open_file is not None:
+        from stateside.engine.saves import read_save
+
+        try:   # a save named on the command line: refuse it before any window shows
+            game_id, _ = read_save(open_file)
+            if game_id not in window.mode_ids():
+                raise StatesideError(f"{open_file}: a save of {game_id!r}, which is not installed")
+        except StatesideError as e:
+            print(f"stateside: {e}", file=sys.stderr)
+            return 2
+        mode = game_id
     try:
         window.open_mode(_first_mode(window, mode))
     except StatesideError as e:
-        if mode is not None:
+        if mode is not None and open_file is None:
             print(f"stateside: --mode {mode}: {e}", file=sys.stderr)
             return 2
         window.open_mode(EXPLORER.id)   # the last game used is broken: start on the map
+    if open_file is not None and not window.load_file(open_file, quiet=bool(screenshot)):
+        if screenshot:
+            return 2
     window.show()
     if screenshot:
         for _ in range(3):
@@ -366,10 +473,31 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
         window.persist = False
         window.close()
         return 0
+    _save_on_signals(window, app)
+    app.commitDataRequest.connect(lambda _manager: window.autosave_all())   # the desktop session ends
     if os.environ.get("STATESIDE_QUIT_AFTER_PAINT"):   # start-up benchmark: quit at the first paint
         window.persist = False
-        _quit_after_first_paint(window.board.viewport(), app)
+        window.autosaving = False
+        _quit_after_first_paint(window, app)
     return app.exec()
+
+
+def _save_on_signals(window: MainWindow, app: QApplication) -> None:
+    """SIGTERM and Ctrl+C (SIGINT) close the window, which saves the game, and quit.
+    Python runs signal handlers only between its own bytecodes, so a light timer
+    gives it the chance while Qt's event loop waits."""
+    import signal
+
+    def close(signum, _frame):
+        print(f"stateside: {signal.Signals(signum).name}: saving and quitting", file=sys.stderr)
+        QTimer.singleShot(0, window.close)
+        QTimer.singleShot(0, app.quit)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, close)
+    ticker = QTimer(window)
+    ticker.timeout.connect(lambda: None)
+    ticker.start(200)
 
 
 def _quiet_offscreen_warnings() -> None:
@@ -397,6 +525,14 @@ class _PaintWatcher(QObject):
         return False
 
 
-def _quit_after_first_paint(widget: QWidget, app: QApplication) -> None:
+def _quit_after_first_paint(window: MainWindow, app: QApplication) -> None:
+    """Quit once the opened mode's main view has painted: the map, or where a mode shows
+    no map (Carcassonne's table) the first of its own widgets to paint."""
     watcher = _PaintWatcher(app)
-    widget.installEventFilter(watcher)
+    mode = window.current
+    if mode is None or window.board.isVisibleTo(window):
+        targets = [window.board.viewport()]
+    else:
+        targets = [mode, *mode.findChildren(QWidget)]
+    for widget in targets:
+        widget.installEventFilter(watcher)

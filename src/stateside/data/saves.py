@@ -1,12 +1,6 @@
-"""Saved games: JSON with a format tag and version, written atomically.
+"""JSON files written atomically and read with clear errors (saves, histories).
 
-Every game saves the same envelope::
-
-    {"format": "stateside-save", "version": 1, "game": "<game id>", "state": {...}}
-
-`state` is the game's own JSON (setup plus the list of actions, as each engine
-chooses). Reading checks the envelope and raises SaveError with a message that
-names the file and what is wrong; it never returns half a game.
+The save format itself (envelope, versions, the match inside) is stateside.engine.saves.
 """
 from __future__ import annotations
 
@@ -17,10 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from stateside.errors import SaveError
-
-SAVE_FORMAT = "stateside-save"
-SAVE_VERSION = 1
-
 
 def write_json_atomic(path: str | os.PathLike, data: Any) -> None:
     """Write JSON to a temporary file beside `path`, then replace `path` with it,
@@ -43,38 +33,60 @@ def write_json_atomic(path: str | os.PathLike, data: Any) -> None:
         raise
 
 
-def save_game(path: str | os.PathLike, game: str, state: dict) -> None:
-    """Save one game's state under the common envelope."""
-    write_json_atomic(path, {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": game, "state": state})
+MAX_FILE_BYTES = 32 * 1024 * 1024   # a long game's save is well under 1 MB
 
 
-def load_game(path: str | os.PathLike, game: str | None = None) -> tuple[str, dict]:
-    """Read a save; returns (game id, state). With `game`, the save must be of that game."""
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a save can hold")
+
+
+def read_json_file(path: str | os.PathLike, what: str = "file") -> Any:
+    """Read a JSON file; SaveError names the file and says what is wrong in plain words.
+
+    Python's json module does the parsing; around it: a size limit before reading,
+    NaN and Infinity refused, and deep nesting or giant numbers turned into clear
+    refusals instead of RecursionError or ValueError."""
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise SaveError(f"{path}: too large for a Stateside {what} (over {MAX_FILE_BYTES // 2**20} MB)")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SaveError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise SaveError(f"{path}: cannot be read ({e})") from None
+    except IsADirectoryError:
+        raise SaveError(f"{path}: is a folder, not a Stateside {what}") from None
+    except UnicodeDecodeError:
+        raise SaveError(f"{path}: not a Stateside {what} (it is not text)") from None
+    except OSError as e:
+        raise SaveError(f"{path}: cannot be read ({e.strerror or e})") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
         raise SaveError(
-            f"{path}: not a Stateside save (the JSON is broken at line {e.lineno}, column {e.colno}: {e.msg};"
+            f"{path}: not a Stateside {what} (the JSON is broken at line {e.lineno}, column {e.colno}: {e.msg};"
             " the file may be truncated)"
         ) from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveError(f"{path}: not a Stateside save (no \"format\": \"{SAVE_FORMAT}\" tag)")
-    version = data.get("version")
-    if version != SAVE_VERSION:
-        raise SaveError(f"{path}: save format version {version!r} is not supported (this Stateside reads version {SAVE_VERSION})")
-    saved_game = data.get("game")
-    if not isinstance(saved_game, str):
-        raise SaveError(f"{path}: the save does not say which game it is")
-    if game is not None and saved_game != game:
-        raise SaveError(f"{path}: this is a save of {saved_game!r}, not of {game!r}")
-    state = data.get("state")
-    if not isinstance(state, dict):
-        raise SaveError(f"{path}: the save has no game state")
-    return saved_game, state
+    except RecursionError:
+        raise SaveError(f"{path}: not a Stateside {what} (its data is nested too deeply)") from None
+    except ValueError as e:   # NaN / Infinity, or an integer with thousands of digits
+        reason = str(e) if "not a number" in str(e) else "it holds a number with too many digits"
+        raise SaveError(f"{path}: not a Stateside {what} ({reason})") from None
+    if _depth(data) > MAX_DEPTH:
+        raise SaveError(f"{path}: not a Stateside {what} (its data is nested too deeply)")
+    return data
+
+
+MAX_DEPTH = 32   # a save nests a few levels; more is a damaged or hostile file
+
+
+def _depth(data: Any) -> int:
+    """How deeply lists and objects nest (iteratively: no recursion on hostile input)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        item, d = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, d)
+            if d > MAX_DEPTH:
+                return d
+            stack.extend((v, d + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest

@@ -42,6 +42,10 @@ class State:
 
 
 KEYS = tuple(f.name for f in fields(State))
+# The 50 states' USPS codes (USPS Publication 28, Appendix B): an entry with any other
+# code is an error in this file, not a state the map lacks.
+POSTAL_CODES = frozenset("AK AL AR AZ CA CO CT DE FL GA HI IA ID IL IN KS KY LA MA MD ME MI MN MO MS MT NC ND "
+                         "NE NH NJ NM NV NY OH OK OR PA RI SC SD TN TX UT VA VT WA WI WV WY".split())
 
 
 def _check(entry: dict, where: str) -> State:
@@ -56,8 +60,8 @@ def _check(entry: dict, where: str) -> State:
     def bad(key: str, want: str):
         return DataError(f"{label}: key '{key}' {want}, got {entry[key]!r}")
 
-    if not (isinstance(code, str) and re.fullmatch(r"[A-Z]{2}", code)):
-        raise bad("code", "must be a two-letter postal code")
+    if not (isinstance(code, str) and code in POSTAL_CODES):
+        raise bad("code", "must be the two-letter postal code of one of the 50 states")
     for key in ("name", "capital", "nickname"):
         if not isinstance(entry[key], str) or not entry[key].strip():
             raise bad(key, "must be a non-empty text")
@@ -73,7 +77,7 @@ def _check(entry: dict, where: str) -> State:
     except (TypeError, ValueError):
         raise bad("admitted", "must be a date YYYY-MM-DD") from None
     order = entry["admission_order"]
-    if not (isinstance(order, int) and 1 <= order <= 50):
+    if not (type(order) is int and 1 <= order <= 50):
         raise bad("admission_order", "must be a whole number from 1 to 50")
     pop = entry["population_2020"]
     if not (isinstance(pop, int) and not isinstance(pop, bool) and pop > 0):
@@ -85,7 +89,7 @@ def _check(entry: dict, where: str) -> State:
     if entry["area_land_sq_mi"] > entry["area_total_sq_mi"]:
         raise bad("area_land_sq_mi", "must not exceed area_total_sq_mi")
     settled = entry["settled"]
-    if settled is not None and not (isinstance(settled, int) and 1500 <= settled <= 1900):
+    if settled is not None and not (type(settled) is int and 1500 <= settled <= 1900):
         raise bad("settled", "must be a year (1500-1900) or null")
     if entry["region"] not in REGIONS:
         raise bad("region", f"must be one of {', '.join(REGIONS)}")

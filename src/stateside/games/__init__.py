@@ -20,7 +20,10 @@ class GameInfo:
     summary: str                # one or two sentences for the chooser
     players: str = ""           # e.g. "2-4 players"
     mode: str | None = None     # "module:Class" of the Qt mode (a stateside.app.mode.GameMode)
-    selfplay: str | None = None  # "module:function" playing one seeded game, see stateside.selfplay
+    rules: str | None = None    # "module:Class" of the rules, a stateside.engine.protocol.State
+    ai: str | None = None       # "module:function": make_player(level, seat, rng) -> protocol.Player
+    legacy_save: str | None = None  # "module:function" turning a version-1 save's "state" into a match dict
+    selfplay: str | None = None  # (being retired) "module:function" playing one seeded game
     cli: str | None = None      # "module:function" taking argv (list[str]) and returning an exit code
     order: int = 50             # position in the chooser
 

@@ -120,6 +120,8 @@ def read_atlas(path: Path) -> Atlas:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as e:
         raise DataError(f"{path}: cannot be read ({e.strerror})") from None
+    except UnicodeDecodeError as e:
+        raise DataError(f"{path}: not UTF-8 text (a bad byte at offset {e.start})") from None
     except json.JSONDecodeError as e:
         raise DataError(f"{path}: broken JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
     return parse_atlas(data, str(path))

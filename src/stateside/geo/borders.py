@@ -13,9 +13,10 @@ from pathlib import Path
 from stateside.data.yamlio import parse_yaml, read_text
 from stateside.errors import DataError
 from stateside.geo.atlas import Atlas, load_atlas
+from stateside.geo.rulesets import RULESETS
 from stateside.paths import resource
 
-RULESETS = ("america", "game-of-the-states", "ten-days")
+
 Pair = tuple[str, str]
 
 
@@ -107,6 +108,8 @@ def parse_overrides(text: str, where: str, codes: tuple[str, ...]) -> dict[str, 
         extra = set(body) - {"rulebook", "add", "remove", "expect"}
         if extra:
             raise DataError(f"{where}: {ruleset}: unknown key {sorted(extra)[0]!r}")
+        if "rulebook" in body and not (isinstance(body["rulebook"], str) and body["rulebook"].strip()):
+            raise DataError(f"{where}: {ruleset}: 'rulebook' must name the rulebook section, got {body.get('rulebook')!r}")
         seen: dict[Pair, str] = {}
         parsed: dict[str, list] = {}
         for kind in ("add", "remove", "expect"):

@@ -10,6 +10,8 @@ GAME = GameInfo(
     "7 points for the exact space, 3 for a neighbour.",
     players="2-6 players",
     mode="stateside.games.america.mode:AmericaMode",
-    selfplay="stateside.games.america.selfplay:play_game",
+    rules="stateside.games.america.rules:AmericaGame",
+    ai="stateside.games.america.ai:make_player",
+    legacy_save="stateside.games.america.legacy:legacy_save",
     order=10,
 )

@@ -6,12 +6,16 @@ drawn around the true answer with an error that depends on its level (hard playe
 usually on the exact space or next to it, easy ones often several spaces off). The error
 table is also the player's own model of how wrong it may be, so its belief is calibrated.
 
-From that belief it plays the same engine API as a person: it chooses the topic it knows
-better, places the marker with the highest expected points (7 x chance of exact +
-3 x chance of adjacent), takes a No Exact space when the markers already on a section
-look wrong to it, and passes once no free space is worth risking a marker for.
+A player sees only its seat's observation and the legal actions (the protocol's Player).
+Its "memory" is the deck itself, looked up by the topic ids the observation shows, as a
+trivia player remembers facts; the error above keeps that memory imperfect. From that
+belief it chooses the topic it knows better, places the marker with the highest expected
+points (7 x chance of exact + 3 x chance of adjacent), takes a No Exact space when the
+markers already on a section look wrong to it, and passes once no free space is worth
+risking a marker for.
 
-Everything random is seeded by (game seed, seat, topic), so a replayed or undone turn
+Everything random is seeded by (the game's first two topics, seat, topic): the first two
+topics are public and differ from game to game, so a replayed, undone or loaded game
 gives the same guesses.
 """
 from __future__ import annotations
@@ -20,10 +24,13 @@ import random
 from collections import deque
 from functools import cache
 
+from typing import Sequence
+
+from stateside.engine.protocol import Player
 from stateside.games.america import rules
 from stateside.games.america.rules import (
     ADJACENT_POINTS, EXACT_POINTS, NO_EXACT, NO_EXACT_OR_ADJACENT, NO_EXACT_OR_ADJACENT_POINTS,
-    NO_EXACT_POINTS, SECTIONS, AmericaGame, topic_id,
+    NO_EXACT_POINTS, SECTIONS,
 )
 
 LEVELS = ("easy", "medium", "hard")
@@ -141,13 +148,15 @@ def make_belief(section: str, answer, grade: int, rng: random.Random) -> Belief:
     return Belief(section, {s: p / total for s, p in probs.items()})
 
 
-class ComputerPlayer:
-    def __init__(self, level: str = "medium", seed: int = 0, seat: int = 0):
+class ComputerPlayer(Player):
+    def __init__(self, level: str = "medium", seat: int = 0, rng: random.Random | None = None,
+                 deck: Sequence | None = None):
         if level not in LEVEL_GRADE:
             raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
+        super().__init__(seat, rng if rng is not None else random.Random())
         self.level = level
-        self.seed = seed
-        self.seat = seat
+        self.topics = rules.bundled_topics() if deck is None else rules.topic_index(deck)
+        self.salt = ""
         self._grades: dict[str, dict[str, int]] = {}
         self.others_miss_exact = OTHERS_MISS_EXACT
         self.others_miss_near = OTHERS_MISS_NEAR
@@ -155,11 +164,16 @@ class ComputerPlayer:
         self._beliefs: dict[str, dict[str, Belief]] = {}
 
     def _rng(self, topic: str, what: str) -> random.Random:
-        return random.Random(f"america:{self.seed}:{self.seat}:{topic}:{what}")
+        return random.Random(f"america:{self.salt}:{self.seat}:{topic}:{what}")
 
-    def grades(self, topic) -> dict[str, int]:
+    def _meet(self, observation: dict) -> None:
+        """Key this game's guesses to its first two topics (a player lives for one match)."""
+        if not self.salt:
+            first = observation["results"][0]["offered"] if observation["results"] else observation["offered"]
+            self.salt = "+".join(first)
+
+    def grades(self, key: str) -> dict[str, int]:
         """How well this player knows each question of a topic (some topics suit it more)."""
-        key = topic_id(topic)
         if key not in self._grades:
             rng = self._rng(key, "grade")
             base = LEVEL_GRADE[self.level]
@@ -169,44 +183,46 @@ class ComputerPlayer:
             }
         return self._grades[key]
 
-    def beliefs(self, topic) -> dict[str, Belief]:
-        key = topic_id(topic)
+    def beliefs(self, key: str) -> dict[str, Belief]:
         if key not in self._beliefs:
-            grades = self.grades(topic)
-            answers = rules.topic_answers(topic)
+            grades = self.grades(key)
+            answers = rules.topic_answers(self.topics[key])
             self._beliefs[key] = {
                 s: make_belief(s, answers[s], grades[s], self._rng(key, s)) for s in SECTIONS
             }
         return self._beliefs[key]
 
     # --- decisions --------------------------------------------------------------------
-    def choose_action(self, game: AmericaGame) -> str:
-        if game.phase == "choose":
-            a, b = game.offered_topics()
+    def choose(self, observation: dict, legal: Sequence) -> str:
+        self._meet(observation)
+        if observation["phase"] == rules.CHOOSE:
+            a, b = observation["offered"]
             return "choose:1" if sum(self.grades(b).values()) > sum(self.grades(a).values()) else "choose:0"
-        best, value = self.best_placement(game)
-        if game.can_pass(self.seat) and (best is None or value < self._pass_below(game)):
+        best, value = self.best_placement(observation, legal)
+        if "pass" in legal and (best is None or value < self._pass_below(observation)):
             return "pass"
         return best
 
-    def _pass_below(self, game: AmericaGame) -> float:
-        last = game.showdown is not None or game.cards_scored == rules.CARDS_PER_GAME - 1
+    def _pass_below(self, observation: dict) -> float:
+        last = observation["showdown"] is not None or observation["cards_scored"] == rules.CARDS_PER_GAME - 1
         return PASS_BELOW_LAST_CARD if last else self.pass_below
 
-    def best_placement(self, game: AmericaGame) -> tuple[str | None, float]:
+    def best_placement(self, observation: dict, legal: Sequence) -> tuple[str | None, float]:
         """The free space with the highest expected points, and that value."""
-        values = self.placement_values(game)
+        values = self.placement_values(observation)
         if not values:   # nothing this player believes in is free: any free space will do
-            legal = [a for a in game.legal_actions() if a != "pass"]
-            return (legal[0], 0.0) if legal else (None, 0.0)
+            places = [a for a in legal if a != "pass"]
+            return (places[0], 0.0) if places else (None, 0.0)
         best = max(values, key=values.__getitem__)
         return best, values[best]
 
-    def placement_values(self, game: AmericaGame) -> dict[str, float]:
+    def placement_values(self, observation: dict) -> dict[str, float]:
         """Expected points of each free space this player believes might score."""
-        beliefs = self.beliefs(game.topic())
-        occupied = game.occupied()
-        others_active = sum(1 for s in game.participants if s != self.seat and s not in game.passed)
+        beliefs = self.beliefs(observation["topic"])
+        occupied = {(section, space): seat for seat, section, space in observation["placements"]}
+        group = observation["showdown"] if observation["showdown"] is not None else range(len(observation["players"]))
+        passed = set(observation["passed"])
+        others_active = sum(1 for s in group if s != self.seat and s not in passed)
         open_exact = self.others_miss_exact ** others_active
         open_near = self.others_miss_near ** others_active
         values: dict[str, float] = {}
@@ -239,21 +255,6 @@ class ComputerPlayer:
         return values
 
 
-class RandomPlayer:
-    """Picks uniformly among the legal actions (a baseline for self-play)."""
-
-    def __init__(self, seed: int = 0, seat: int = 0):
-        self.rng = random.Random(f"america-random:{seed}:{seat}")
-
-    def choose_action(self, game: AmericaGame) -> str:
-        return self.rng.choice(game.legal_actions())
-
-
-def make_player(spec: str, seed: int = 0, seat: int = 0):
-    """A player from a self-play spec: "random" or "ai:<level>"."""
-    if spec == "random":
-        return RandomPlayer(seed, seat)
-    kind, _, level = spec.partition(":")
-    if kind == "ai" and level in LEVEL_GRADE:
-        return ComputerPlayer(level, seed, seat)
-    raise ValueError(f"unknown player {spec!r} (use random, ai:easy, ai:medium or ai:hard)")
+def make_player(level: str, seat: int, rng: random.Random) -> ComputerPlayer:
+    """The computer player of a level ("easy", "medium", "hard") for the match layer."""
+    return ComputerPlayer(level, seat, rng)

@@ -24,8 +24,12 @@ from stateside.paths import resource
 FIRST_YEAR = 1492                  # the year bar's lowest space; no answer is earlier
 SECTIONS = ("year", "state", "number")
 SIDES = ("A", "B")
+# The fixed list of topic themes; the two sides of a card have different themes (checked by
+# the deck's tests, not the loader).
+THEMES = ("politics", "military", "exploration", "science", "space", "transport", "business",
+          "arts", "literature", "sports", "nature", "landmarks", "society", "disasters")
 CARD_KEYS = ("card", "topics")
-TOPIC_KEYS = ("title", *SECTIONS)
+TOPIC_KEYS = ("title", "theme", *SECTIONS)
 QUESTION_KEYS = {
     "year": ("question", "answer", "background", "source"),
     "state": ("question", "answer", "background", "source"),
@@ -50,6 +54,7 @@ class Topic:
     year: Question
     state: Question
     number: Question
+    theme: str = ""                # one of THEMES (always set for a loaded topic)
 
     @property
     def ref(self) -> str:
@@ -212,12 +217,16 @@ def _topic(raw: Any, side: str, card: int, path: Path, line: int, codes: frozens
     _keys(raw, TOPIC_KEYS, label, "a topic")
     if not (isinstance(title, str) and title.strip()):
         raise DataError(f"{label}: 'title' must be a non-empty text")
+    theme = raw["theme"]
+    if theme not in THEMES:
+        where = f"{path}: line {_key_line(raw, 'theme', line)}: card {card}, topic '{shown}'"
+        raise DataError(f"{where}, theme: must be one of {', '.join(THEMES)}, got {theme!r}")
     questions = {}
     for section in SECTIONS:   # each question's own line, so the message points at it
         where = f"{path}: line {_key_line(raw, section, line)}: card {card}, topic '{shown}'"
         questions[section] = _question(raw[section], section, f"{where}, {section}",
                                        codes, this_year)
-    return Topic(title=title.strip(), card=card, side=side, **questions)
+    return Topic(title=title.strip(), card=card, side=side, theme=theme, **questions)
 
 
 def _question(raw: Any, section: str, label: str, codes: frozenset[str], this_year: int) -> Question:

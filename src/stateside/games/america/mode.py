@@ -1,10 +1,11 @@
-"""America on the shared map: the Qt view over the rules engine.
+"""America on the shared map: the Qt view over a stateside.engine.match.Match.
 
 The side panel shows the card (topic and three questions, or the two topics the start
 player chooses between), whose turn it is, the score track and this card's placements
 in order. Markers go on a state by clicking the map, or on a year/number space or a
 No Exact space by clicking the bars under the map. After the last pass the card is
 revealed: the answers with their background lines and every marker's points, explained.
+The match draws the box's topics (chance) and plays the computer seats; a save is its log.
 """
 from __future__ import annotations
 
@@ -23,9 +24,10 @@ from PySide6.QtWidgets import (
 
 from stateside.app.mode import AI_DELAY_MS, GameMode
 from stateside.data.saves import write_json_atomic
+from stateside.engine.match import HUMAN, Match
 from stateside.errors import IllegalActionError, SaveError, StatesideError
 from stateside.games.america import rules
-from stateside.games.america.ai import ComputerPlayer, state_hops
+from stateside.games.america.ai import state_hops
 from stateside.games.america.panels import BarsWidget, ChoiceCard, Mark, ScoreTrack, TrackRow
 from stateside.games.america.rules import (
     CARDS_PER_GAME, COLOURS, MAX_PLAYERS, MIN_PLAYERS, NO_EXACT_SPACES, SECTIONS, AmericaGame,
@@ -130,21 +132,16 @@ class AmericaMode(GameMode):
 
     def __init__(self, board, parent=None):
         super().__init__(board, parent)
-        self.game: AmericaGame | None = None
-        self.seats: list[str] = []
-        self.computers: dict[int, ComputerPlayer] = {}
+        self.match: Match | None = None
         self.revealing = False          # a scored card is on show until "Next card"
-        self.deck = None
         self.deck_error = ""
         self._ai_timer = QTimer(self, singleShot=True, timeout=self._computer_turn)
         self._build()
         try:
-            from stateside.games.america.deck import load_deck
-
-            self.deck = load_deck()
+            rules.bundled_deck()
         except StatesideError as e:
             self.deck_error = str(e)
-        if self.deck is not None:
+        if not self.deck_error:
             self.start_game(list(DEFAULT_SEATS))
         else:
             self._refresh()
@@ -224,25 +221,30 @@ class AmericaMode(GameMode):
         super().resizeEvent(event)
 
     # --- games ----------------------------------------------------------------------------
+    @property
+    def game(self) -> AmericaGame | None:
+        return self.match.state if self.match is not None else None
+
+    @property
+    def seats(self) -> list[str]:
+        return self.match.seats if self.match is not None else []
+
     def start_game(self, seats: list[str], seed: int | None = None, start_player: int = 0) -> None:
-        if self.deck is None:
+        if self.deck_error:
             self.status.emit(f"America cannot start: {self.deck_error}")
             return
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        names = [COLOURS[i][0] for i in range(len(seats))]
-        game = AmericaGame(names, deck=self.deck, seed=seed, used_topics=read_history(),
-                           start_player=start_player)
-        self._install(game, seats, revealing=False)
+        setup = {"players": [COLOURS[i][0] for i in range(len(seats))], "start_player": start_player,
+                 "used_topics": read_history()}
+        self._install(Match(AmericaGame, seats, seed, setup), revealing=False)
 
-    def _install(self, game: AmericaGame, seats: list[str], revealing: bool) -> None:
+    def _install(self, match: Match, revealing: bool) -> None:
         self._ai_timer.stop()
-        self.game = game
-        self.seats = list(seats)
-        self.computers = {seat: ComputerPlayer(kind.split(":")[1], game.seed, seat)
-                          for seat, kind in enumerate(seats) if kind != "human"}
+        match.resolve_chance()       # the box shows its topics at once
+        self.match = match
         self.revealing = revealing
-        self._scored_cards = len(game.results)
+        self._scored_cards = len(match.state.results)
         self._refresh()
         self.changed.emit()
         self._schedule()
@@ -254,28 +256,21 @@ class AmericaMode(GameMode):
             self.status.emit("New game of America: six cards.")
 
     def save_state(self) -> dict | None:
-        if self.game is None:
-            return None
-        return {"game": self.game.to_json(), "seats": list(self.seats), "revealing": self.revealing}
+        return self.match.to_json() if self.match is not None else None
 
     def load_state(self, state: dict) -> None:
-        if not isinstance(state, dict):
-            raise SaveError("America save: expected a mapping")
-        seats = state.get("seats")
-        if not isinstance(seats, list) or not all(isinstance(s, str) and s in SEAT_KINDS for s in seats):
-            raise SaveError(f"America save: 'seats' must list {', '.join(SEAT_KINDS)} for each player")
-        if self.deck is None:
+        if self.deck_error:
             raise SaveError(f"America save cannot be opened: {self.deck_error}")
-        game = AmericaGame.from_json(state.get("game"), deck=self.deck)
-        if len(seats) != game.n:
-            raise SaveError(f"America save: {len(seats)} seats for {game.n} players")
-        revealing = bool(state.get("revealing")) and bool(game.results)
-        self._install(game, seats, revealing)
+        if not isinstance(state, dict) or state.get("game") != self.game_id:
+            raise SaveError("America save: this is not a saved game of America")
+        match = Match.from_json(state, "America save")
+        # a save made just after a card was scored shows that card's scoring again
+        last = next((e for e in reversed(match.log) if e.seat >= 0), None)
+        self._install(match, revealing=last is not None and any(ev.kind == "scored" for ev in last.events))
 
     # --- turns ----------------------------------------------------------------------------
     def is_human_turn(self) -> bool:
-        g = self.game
-        return bool(g and not self.revealing and not g.is_terminal() and self.seats[g.current_player()] == "human")
+        return bool(self.match and not self.revealing and self.match.waiting_for_human())
 
     def on_state_clicked(self, code: str) -> None:
         self._human_place("state", code)
@@ -307,24 +302,19 @@ class AmericaMode(GameMode):
             self._refuse(f"Wait: it is {g.players[g.current_player()]}'s turn.")
             return
         try:
-            g.apply_action(action)
+            self.match.apply(action)
         except IllegalActionError as e:
             self._refuse(f"{e}.")
             return
         self._after_action()
 
     def _computer_turn(self) -> None:
-        g = self.game
-        if g is None or self.revealing or g.is_terminal():
+        if self.match is None or self.revealing or self.match.step() is None:
             return
-        seat = g.current_player()
-        player = self.computers.get(seat)
-        if player is None:
-            return
-        g.apply_action(player.choose_action(g))
         self._after_action()
 
     def _after_action(self) -> None:
+        self.match.resolve_chance()
         g = self.game
         if len(g.results) > self._scored_cards:   # the last pass scored the card: show it
             self._scored_cards = len(g.results)
@@ -339,7 +329,7 @@ class AmericaMode(GameMode):
         g = self.game
         if g is None or not self.active or self.revealing or g.is_terminal():
             return   # computers play only while this mode is on screen
-        if self.seats[g.current_player()] != "human":
+        if not self.match.waiting_for_human():
             self._ai_timer.start(self.ai_delay_ms)
 
     def next_card(self) -> None:
@@ -352,16 +342,18 @@ class AmericaMode(GameMode):
 
     # --- undo -----------------------------------------------------------------------------
     def _undo_index(self) -> int | None:
-        """The last action of a person on this card (placements and passes only: once a
-        card is scored its answers are known, so nothing before can be taken back)."""
-        g = self.game
-        if g is None or self.revealing or g.is_terminal() or g.phase != "place":
+        """Where the person who acted last may take back that action: only while nobody
+        else has acted since, and only on this card (placements and passes: once a card is
+        scored its answers are known, so nothing before can be taken back)."""
+        m = self.match
+        if m is None or self.revealing or m.is_over() or m.state.phase != rules.PLACE:
             return None
-        card_start = max(i for i, a in enumerate(g.actions) if a.startswith("choose:"))
-        for i in range(len(g.actions) - 1, card_start, -1):
-            if self.seats[g.actors[i]] == "human":
-                return i
-        return None
+        last = next((e for e in reversed(m.log) if e.seat >= 0), None)
+        if last is None or not m.is_human(last.seat):
+            return None
+        point = m.fair_undo_point(last.seat)
+        card_start = max(e.index for e in m.log if e.action.startswith("choose:"))
+        return point if point is not None and point > card_start else None
 
     def can_undo(self) -> bool:
         return self._undo_index() is not None
@@ -370,10 +362,8 @@ class AmericaMode(GameMode):
         index = self._undo_index()
         if index is None:
             return
-        data = self.game.to_json()
-        data["actions"] = data["actions"][:index]
-        game = AmericaGame.from_json(data, deck=self.deck)
-        self._install(game, self.seats, revealing=False)
+        self.match.undo_to(index)
+        self._install(self.match, revealing=False)
         self.status.emit("Took back your last move.")
 
     # --- drawing --------------------------------------------------------------------------
@@ -396,9 +386,9 @@ class AmericaMode(GameMode):
 
     def _who(self, seat: int) -> str:
         kind = self.seats[seat]
-        if kind == "human":
-            return "you" if self.seats.count("human") == 1 else "player"
-        return f"computer ({kind.split(':')[1]})"
+        if kind == HUMAN:
+            return "you" if self.seats.count(HUMAN) == 1 else "player"
+        return f"computer ({kind.partition(':')[2] or kind})"
 
     def _shown(self):
         """(topic, placements as (seat, section, space), result or None) on show now."""
@@ -497,7 +487,7 @@ class AmericaMode(GameMode):
         elif self.revealing and g.showdown is not None:
             names = " and ".join(g.players[s] for s in g.showdown)
             why = ("are still level on this showdown card" if g.results[-1].showdown
-                   else f"are tied on {g.scores[g.showdown[0]]} points and on markers in hand")
+                   else f"are tied on {g.track[g.showdown[0]]} points and on markers in hand")
             self.prompt.setText(f"{names} {why}: a showdown card decides, each with all five markers. "
                                 f"Press <b>Next card</b>.")
         elif self.revealing:
@@ -533,7 +523,7 @@ class AmericaMode(GameMode):
             else:
                 status = "to play" if seat == g.current_player() else "placing"
             showdown = sum(r[seat] for r in g.showdown_points) if seat in (g.showdown or []) and g.showdown_points else 0
-            rows.append(TrackRow(name, colour, letter, self._who(seat), g.scores[seat], g.supply[seat],
+            rows.append(TrackRow(name, colour, letter, self._who(seat), g.track[seat], g.supply[seat],
                                  g.nonscoring[seat], status,
                                  current=not self.revealing and not g.is_terminal() and seat == g.current_player(),
                                  showdown=str(showdown) if showdown else ""))
@@ -542,7 +532,7 @@ class AmericaMode(GameMode):
     def _rank(self, seat: int) -> int:
         """Final place: the winner first, then by score."""
         g = self.game
-        order = sorted(range(g.n), key=lambda s: (s != g.winner, -g.scores[s]))
+        order = sorted(range(g.n), key=lambda s: (s != g.winner, -g.track[s]))
         return order.index(seat) + 1
 
     def _draw_marks(self, topic, placed, result) -> None:
@@ -663,9 +653,9 @@ class AmericaMode(GameMode):
     def _final_html(self) -> str:
         g = self.game
         winner = g.players[g.winner]
-        best = max(g.scores)
-        leaders = [s for s in range(g.n) if g.scores[s] == best]
-        text = f"<h2 style='margin:4px 0'>{html.escape(winner)} wins with {g.scores[g.winner]} points</h2>"
+        best = max(g.track)
+        leaders = [s for s in range(g.n) if g.track[s] == best]
+        text = f"<h2 style='margin:4px 0'>{html.escape(winner)} wins with {g.track[g.winner]} points</h2>"
         if len(leaders) > 1:
             names = " and ".join(g.players[s] for s in leaders)
             if g.showdown_points:
@@ -676,7 +666,7 @@ class AmericaMode(GameMode):
                 text += (f"<p>{names} tied on {best} points; {winner} has the most markers in supply "
                          f"({', '.join(f'{g.players[s]} {g.supply[s]}' for s in leaders)}).</p>")
         order = sorted(range(g.n), key=self._rank)
-        text += "<p>" + "<br>".join(f"{ordinal(self._rank(s))} {g.players[s]}: {g.scores[s]} points"
+        text += "<p>" + "<br>".join(f"{ordinal(self._rank(s))} {g.players[s]}: {g.track[s]} points"
                                     for s in order) + "</p>"
         return text
 
@@ -718,7 +708,7 @@ card you get one of them back, and if you then hold fewer than three you take ba
 hold three.</p>
 <h3>Winning and ties</h3>
 <p>After the sixth card the highest score wins. On a tie, the player with more markers in hand
-wins. If that is tied too, the tied players play a showdown card with all five markers each;
+as the sixth card is scored wins (counted before the one marker back and the refill to three). If that is tied too, the tied players play a showdown card with all five markers each;
 showdowns repeat, each read by the next tied player, until one player scores more.</p>
 <h3>Map adjacency</h3>
 <p>States are next to each other when they share a border line. Arizona and Colorado, and Utah
@@ -732,7 +722,9 @@ on the map and its neighbours light gold.</p>
 Stateside, and so are the year and number bars: the year bar runs from 1492 to 2015 (later years
 score on 2015), and the number bar from 0 to 1B in steps of 1-2-5, then 1M, 10M, 100M, 1B.
 Each space covers its own value up to the next space's value; hover a space to see its range.
-Topics you have played are remembered, so none repeats until the whole deck has been used.
+A game draws whole cards, so the two sides of one card never come up in the same game. The
+cards you have played are remembered between games: no card comes back until every card has been
+played, and then each shows its other side.
 The computer players "know" each answer more or less closely depending on their level, and
 bet on the No Exact spaces when the markers already placed look wrong to them.</p>
 <h3>Keys</h3>

@@ -7,27 +7,39 @@ Scoring API, for tests and tools::
     score_card({"year": 1880, "state": "FL", "number": 12_000_000},
                [("Red", "state", "FL"), ("Blue", "number", "no-exact"), ...]) -> {"Red": 7, ...}
 
-The engine, ``AmericaGame``, follows the rulebook's four steps for each card: the start
-player moves one seat clockwise, chooses one of the two topics offered (answers hidden),
-everyone from the start player's left places one marker a turn or passes, and the card is
-scored year, state, number. After six cards the highest score wins; a tie goes to the
-most markers in supply, then to showdown cards between the tied players.
+The engine, ``AmericaGame``, implements stateside.engine.protocol.State and follows the
+rulebook's four steps for each card: the start player moves one seat clockwise, chooses
+one of the two topics offered (answers hidden), everyone from the start player's left
+places one marker a turn or passes, and the card is scored year, state, number. After six
+cards the highest score wins; a tie goes to the most markers in supply, then to showdown
+cards between the tied players.
+
+Setup: {"players": [names], "start_player": seat, "used_topics": [topic ids played in
+earlier games]}: the box state kept between games, so that no card comes back before the
+box has gone round. A game draws whole cards: the side a card shows is the one not yet
+played, and its other side stays out of this game. "v1_rules": true keeps a game begun
+before that (converted from a version-1 save) on the rules it began with: topics drawn
+one by one, and the end-of-game tie counted after the markers came back.
 
 Actions are short strings (saved as they are)::
 
+    "draw:12A"                      chance: the box shows topic 12A (one topic at a time)
     "choose:0" / "choose:1"         the start player takes the first or second topic offered
     "place:<section>:<space>"       e.g. "place:state:GA", "place:year:1875",
                                     "place:number:no-exact-or-adjacent"
     "pass"
 """
+
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
-from functools import cache
+import math
+from dataclasses import dataclass, field, replace
+from functools import cache, lru_cache, partial
+from types import MappingProxyType
 from typing import Hashable, Iterable, Mapping, Sequence
 
-from stateside.errors import DataError, IllegalActionError, SaveError
+from stateside.engine.protocol import CHANCE, TERMINAL, Event, GameSpec, InvariantError, State
+from stateside.errors import DataError, IllegalActionError
 from stateside.games.america.bars import Bar, load_bars
 
 SECTIONS = ("year", "state", "number")
@@ -46,7 +58,6 @@ MARKERS = 6                 # per player; one of them sits on the score track
 MARKERS_IN_PLAY = MARKERS - 1
 REFILL_TO = 3
 CARDS_PER_GAME = 6
-SAVE_VERSION = 1
 
 # The rulebook's six marker colours, in the order seats take them (strong contrasts
 # first), each with a letter so that colour is never the only cue.
@@ -115,7 +126,7 @@ def space_for(section: str, value) -> str:
         return value
     if section not in ("year", "number"):
         raise DataError(f"unknown section {section!r} (sections: {', '.join(SECTIONS)})")
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise DataError(f"{section} answer must be a number, got {value!r}")
     return bar(section).space_for(value)
 
@@ -185,10 +196,19 @@ def explain_card(
     answers: Mapping[str, object], placements: Iterable[tuple[Hashable, str, str]]
 ) -> list[ScoreLine]:
     """Score every placed marker, in the rulebook's order: year, then state, then number;
-    within a section, in the order the markers were placed."""
+    within a section, in the order the markers were placed. DataError for what the rules
+    forbid: two markers on one space, a missing answer, a year or number not a number."""
     placements = list(placements)
+    seen = set()
     for _, section, space in placements:
         _check_placement(section, space)
+        if (section, space) in seen:   # Place a Marker: never on a space that has another marker
+            raise DataError(f"two markers on {space_name(section, space)}: one marker per space")
+        seen.add((section, space))
+    if not isinstance(answers, Mapping):
+        raise DataError(f"the answers must be a mapping of year, state and number, not {answers!r}")
+    if missing := [s for s in SECTIONS if s not in answers]:
+        raise DataError(f"the card has no {missing[0]} answer")
     lines = []
     for section in SECTIONS:
         exact = space_for(section, answers[section])
@@ -251,6 +271,11 @@ def topic_answers(topic) -> dict[str, object]:
 
 # --- the game -------------------------------------------------------------------------
 
+DRAW, CHOOSE, PLACE, OVER = "draw", "choose", "place", "over"   # the phases of a card
+SPEC = GameSpec(id="america", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+                hidden_information=True, has_scores=True)
+
+
 @dataclass(frozen=True)
 class Placement:
     player: int
@@ -275,62 +300,138 @@ class CardResult:
     events: list[TurnEvent]
     lines: list[ScoreLine]     # player = seat index
     points: dict[int, int]     # seat -> points on this card (participants only)
+    offered: list[str] = field(default_factory=list)   # the two topics the start player saw
 
 
-class AmericaGame:
-    """One game of America between 2-6 seats (seat i plays COLOURS[i])."""
+@cache
+def bundled_deck() -> tuple:
+    from stateside.games.america.deck import load_deck
 
-    def __init__(
-        self,
-        players: Sequence[str],
-        *,
-        deck: Sequence,
-        seed: int = 0,
-        used_topics: Iterable[str] = (),
-        start_player: int = 0,
-        topic_order: Sequence[str] | None = None,
-    ):
-        players = [str(p) for p in players]
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise IllegalActionError(f"America is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
-        if len(set(players)) != len(players) or not all(p.strip() for p in players):
-            raise IllegalActionError("every player needs a name of their own")
-        if not 0 <= start_player < len(players):
-            raise IllegalActionError(f"start player {start_player} is not a seat")
-        self.deck = tuple(deck)
-        self.topics = {topic_id(t): t for card in self.deck for t in card.topics}
-        if len(self.topics) < 2:
-            raise DataError("the America deck needs at least two topics")
+    return load_deck()
+
+
+def topic_index(deck: Sequence) -> Mapping[str, object]:
+    """Topic id -> topic, read-only (shared by every game on this deck)."""
+    if len(deck) < 2:
+        raise DataError("the America deck needs at least two cards")
+    return MappingProxyType({topic_id(t): t for card in deck for t in card.topics})
+
+
+@cache
+def bundled_topics() -> Mapping[str, object]:
+    return topic_index(bundled_deck())
+
+
+def box_plan(topics: Mapping[str, object], used: frozenset[str], v1: bool) -> tuple[Mapping, tuple]:
+    """How a game's box holds its entries: (entry -> the draws that show its topics,
+    entries by how many of their sides were played before). An entry is a card, or under
+    v1_rules a topic (unplayed ones first). A card shows a side not played yet, or either
+    side once both were."""
+    if v1:
+        faces = {t: (f"draw:{t}",) for t in topics}
+        levels = [sorted(t for t in topics if t not in used), sorted(t for t in topics if t in used)]
+    else:
+        sides: dict[int, list[str]] = {}
+        for t in sorted(topics):
+            sides.setdefault(topics[t].card, []).append(t)
+        faces, levels = {}, [[] for _ in range(3)]
+        for card in sorted(sides):
+            fresh = tuple(t for t in sides[card] if t not in used)
+            faces[card] = tuple(f"draw:{t}" for t in fresh or sides[card])
+            levels[len(sides[card]) - len(fresh)].append(card)
+    return MappingProxyType(faces), tuple(tuple(level) for level in levels)
+
+
+@lru_cache(maxsize=8)
+def bundled_box_plan(used: frozenset[str], v1: bool) -> tuple[Mapping, tuple]:
+    """box_plan for the bundled deck, made once per history (every self-play game has the same)."""
+    return box_plan(bundled_topics(), used, v1)
+
+
+@cache
+def _place_actions() -> tuple[tuple[tuple[str, str], str], ...]:
+    """Every ((section, space), action) a marker can go to, built once."""
+    return tuple(((section, space), f"place:{section}:{space}")
+                 for section in SECTIONS for space in spaces(section))
+
+
+def read_setup(setup) -> tuple[list[str], int, list[str], bool]:
+    """(players, start player, used topics, v1 rules) of a setup; ValueError for a bad one."""
+    if not isinstance(setup, dict):
+        raise ValueError("the setup must be a mapping")
+    players = setup.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise ValueError("'players' must be a list of names")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise ValueError(f"America is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
+    if len(set(players)) != len(players) or not all(p.strip() for p in players):
+        raise ValueError("every player needs a name of their own")
+    start = setup.get("start_player", 0)
+    if type(start) is not int or not 0 <= start < len(players):
+        raise ValueError(f"start player {start!r} is not a seat")
+    used = setup.get("used_topics", [])
+    if not isinstance(used, list) or not all(isinstance(t, str) for t in used):
+        raise ValueError("'used_topics' must be a list of topic ids such as \"12A\"")
+    v1 = setup.get("v1_rules", False)
+    if not isinstance(v1, bool):
+        raise ValueError("'v1_rules' must be true or false")
+    return list(players), start, list(used), v1
+
+
+class AmericaGame(State):
+    """One game of America between 2-6 seats (seat i plays COLOURS[i]).
+
+    The box is drawn one card at a time (chance), showing the side not played yet:
+    cards with fewer sides played in earlier games first, so no card comes back before
+    the box has gone round, and never both sides of a card in one game. The drawn
+    topics wait in `pool` in the order drawn; the two offered are the first of them and
+    the next one from another card. The rules read no files: the used topics come in
+    the setup."""
+
+    spec = SPEC
+
+    def __init__(self, setup: dict, deck: Sequence | None = None):
+        players, start_player, used, v1 = read_setup(setup)
+        self._setup = {"players": players, "start_player": start_player, "used_topics": used}
+        if v1:
+            self._setup["v1_rules"] = True
+        self.v1 = v1
+        self.deck = bundled_deck() if deck is None else tuple(deck)
+        self.topics = bundled_topics() if deck is None else topic_index(self.deck)
         self.players = players
         self.n = len(players)
-        self.seed = seed
-        self.used_before = sorted(set(used_topics) & set(self.topics))
-        if topic_order is None:
-            topic_order = shuffled_topics(self.topics, self.used_before, seed)
-        else:
-            topic_order = list(topic_order)
-            unknown = [t for t in topic_order if t not in self.topics]
-            if unknown:
-                raise DataError(f"topic {unknown[0]} is not in this deck")
-            if len(set(topic_order)) != len(topic_order) or len(topic_order) < 2:
-                raise DataError("the topic order must list at least two different topics, each once")
-        self.topic_order = list(topic_order)
-        self.first_start = start_player
+        self.used_before = sorted(set(used) & set(self.topics))
+        plan = bundled_box_plan if deck is None else partial(box_plan, self.topics)
+        self.faces, levels = plan(frozenset(self.used_before), v1)
+        self.box = [list(level) for level in levels]   # sorted: the box has no order yet
+        self.box_left = len(self.faces)        # topics the box can still show in this game
+        self.draws: dict[str, float] = {}      # at a chance node: the box's outcomes
+        self.drawn: list[str] = []             # every topic drawn, in the order drawn
+        self.pool: list[str] = []              # drawn and still in the box, in order
 
-        self.scores = [0] * self.n
+        self.track = [0] * self.n              # the score track
         self.supply = [MARKERS_IN_PLAY] * self.n
         self.nonscoring = [0] * self.n
-        self.pool = list(self.topic_order)     # the box: topics not yet used in this game
         self.chosen: list[str] = []            # topics played in this game, in order
         self.results: list[CardResult] = []
-        self.actions: list[str] = []
-        self.actors: list[int] = []            # the seat that took each action
         self.cards_scored = 0                  # of the six main cards
         self.showdown: list[int] | None = None  # seats in the current showdown
         self.showdown_points: list[list[int]] = []  # per showdown round, per seat
         self.winner: int | None = None
         self.start_player = start_player
         self._begin_card()
+
+    @classmethod
+    def new(cls, setup: dict) -> "AmericaGame":
+        return cls(setup)
+
+    @classmethod
+    def default_setup(cls, players: int) -> dict:
+        return {"players": [COLOURS[i][0] for i in range(players)], "start_player": 0, "used_topics": []}
+
+    @property
+    def setup(self) -> dict:
+        return self._setup
 
     # --- queries ----------------------------------------------------------------------
     @property
@@ -345,8 +446,10 @@ class AmericaGame:
     def is_terminal(self) -> bool:
         return self.winner is not None
 
-    def current_player(self) -> int | None:
-        return None if self.is_terminal() else self.current
+    def current_player(self) -> int:
+        if self.winner is not None:
+            return TERMINAL
+        return CHANCE if self.phase == DRAW else self.current
 
     def offered_topics(self) -> tuple:
         return tuple(self.topics[t] for t in self.offered)
@@ -365,32 +468,36 @@ class AmericaGame:
         """After each player has placed one marker, passing is allowed."""
         return self.placed_this_card[player] > 0
 
-    def legal_actions(self) -> list[str]:
-        if self.is_terminal():
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        return list(self.draws.items())
+
+    def legal_actions(self, seat: int | None = None) -> list[str]:
+        if self.winner is not None:
             return []
-        if self.phase == "choose":
+        if self.phase == DRAW:
+            return list(self.draws) if seat is None else []
+        if seat is not None and seat != self.current:
+            return []
+        if self.phase == CHOOSE:
             return ["choose:0", "choose:1"]
         taken = self.occupied()
-        actions = [
-            f"place:{section}:{space}"
-            for section in SECTIONS
-            for space in spaces(section)
-            if (section, space) not in taken
-        ]
+        actions = [action for where, action in _place_actions() if where not in taken]
         if self.can_pass(self.current):
             actions.append("pass")
         return actions
 
-    def is_legal(self, action: str) -> bool:
-        try:
-            self._check(action)
-        except IllegalActionError:
-            return False
-        return True
+    def candidate_actions(self, seat: int | None = None) -> list[str]:
+        """Every action of America's shapes: draws of any topic, both choices, every
+        space of every section, and pass."""
+        return ([f"draw:{t}" for t in sorted(self.topics)] + ["choose:0", "choose:1"]
+                + [action for _, action in _place_actions()] + ["pass"])
 
     def returns(self) -> list[float]:
-        """1 for the winner, 0 for the others (all 0 until the game ends)."""
+        """1 for the winner (showdowns leave exactly one), 0 for the others."""
         return [1.0 if seat == self.winner else 0.0 for seat in range(self.n)]
+
+    def scores(self) -> list[float]:
+        return [float(p) for p in self.track]
 
     def markers_total(self, player: int) -> int:
         """Supply + non-scoring supply + on the board: always five (conservation)."""
@@ -405,19 +512,25 @@ class AmericaGame:
         return sorted(used)
 
     # --- actions ----------------------------------------------------------------------
-    def _check(self, action: str) -> tuple:
-        if self.is_terminal():
+    def _check(self, action) -> tuple:
+        if self.winner is not None:
             raise IllegalActionError("the game is over")
         if not isinstance(action, str):
             raise IllegalActionError(f"not an action: {action!r}")
+        if self.phase == DRAW:
+            if action not in self.draws:
+                raise IllegalActionError(f"{action!r} is not a topic the box can show now")
+            return ("draw", action[5:])
+        if action.startswith("draw:"):
+            raise IllegalActionError("the box shows no new topic now")
         who = self.players[self.current]
         if action.startswith("choose:"):
-            if self.phase != "choose":
+            if self.phase != CHOOSE:
                 raise IllegalActionError("the topic for this card is already chosen")
             if action not in ("choose:0", "choose:1"):
                 raise IllegalActionError(f"not an action: {action!r}")
             return ("choose", int(action[-1]))
-        if self.phase != "place":
+        if self.phase != PLACE:
             raise IllegalActionError(f"{who} must first choose this card's topic")
         if action == "pass":
             if not self.can_pass(self.current):
@@ -437,18 +550,25 @@ class AmericaGame:
             raise IllegalActionError(f"{who} has no markers left")
         return ("place", section, space)
 
-    def apply_action(self, action: str) -> None:
+    def apply_action(self, action) -> list[Event]:
         move = self._check(action)
-        self.actions.append(action)
-        self.actors.append(self.current)
+        if move[0] == "draw":
+            topic = move[1]
+            # a whole card leaves the box: its other side stays out of this game
+            entry = topic if self.v1 else self.topics[topic].card
+            next(level for level in self.box if entry in level).remove(entry)
+            self.box_left -= 1
+            self.drawn.append(topic)
+            self.pool.append(topic)
+            self._offer()
+            return []
         if move[0] == "choose":
             self.topic_key = self.offered[move[1]]
             self.pool.remove(self.topic_key)
             self.chosen.append(self.topic_key)
-            self.phase = "place"
+            self.phase = PLACE
             self.current = self.start_player
-            self._advance()
-            return
+            return self._advance()
         player = self.current
         if move[0] == "pass":
             self.passed.add(player)
@@ -459,43 +579,64 @@ class AmericaGame:
             self.supply[player] -= 1
             self.placed_this_card[player] += 1
             self.events.append(TurnEvent(player, "place", section, space))
-        self._advance()
+        return self._advance()
 
     def clone(self) -> "AmericaGame":
-        copy = object.__new__(AmericaGame)
+        copy = object.__new__(type(self))
         copy.__dict__.update(self.__dict__)
-        for name in ("scores", "supply", "nonscoring", "pool", "chosen", "results", "actions", "actors",
-                     "placements", "events", "placed_this_card", "offered", "topic_order",
+        for name in ("track", "supply", "nonscoring", "pool", "drawn",
+                     "chosen", "results", "placements", "events", "placed_this_card", "offered",
                      "used_before", "players"):
             setattr(copy, name, list(getattr(self, name)))
+        copy._setup = {k: list(v) if isinstance(v, list) else v for k, v in self._setup.items()}
+        copy.box = [list(level) for level in self.box]
         copy.passed = set(self.passed)
+        copy.draws = dict(self.draws)
         copy.showdown = None if self.showdown is None else list(self.showdown)
         copy.showdown_points = [list(r) for r in self.showdown_points]
-        return copy
+        return copy   # results hold CardResults that are never changed once made
 
     # --- flow -----------------------------------------------------------------------
     def _begin_card(self) -> None:
-        self.phase = "choose"
         self.current = self.start_player
         self.topic_key: str | None = None
         self.placements: list[Placement] = []
         self.events: list[TurnEvent] = []
         self.passed: set[int] = set()
         self.placed_this_card = [0] * self.n
-        self.offered = self._offer()
+        self.offered: list[str] = []
+        self._offer()
 
-    def _offer(self) -> list[str]:
-        """The two topics at the ends of the box: the first unused topic and the next one
-        from another card. When the box runs low, topics used in earlier games come back,
-        then (in very long showdowns only) this game's too."""
-        if len(self.pool) < 2:
-            self.pool += [t for t in self.topic_order if t not in self.pool and t not in self.chosen]
-        if len(self.pool) < 2:
-            self.pool += [t for t in self.topic_order if t not in self.pool]
+    def _offer(self) -> None:
+        """Offer the two topics at the ends of the box: the first one waiting and the next
+        one from another card, drawing (chance) until they are known. When the box runs
+        low, the topics drawn in this game come back in the order they were drawn."""
+        if len(self.pool) + self.box_left < 2:
+            if self.box_left:
+                return self._await_draw()
+            self.pool += [t for t in self.drawn if t not in self.pool]
+        if not self.pool:
+            return self._await_draw()
         first = self.pool[0]
         card = self.topics[first].card
-        second = next((t for t in self.pool[1:] if self.topics[t].card != card), self.pool[1])
-        return [first, second]
+        second = next((t for t in self.pool[1:] if self.topics[t].card != card), None)
+        if second is None:
+            if self.box_left:
+                return self._await_draw()
+            second = self.pool[1]
+        self.offered = [first, second]
+        self.phase = CHOOSE
+        self.draws = {}
+
+    def _await_draw(self) -> None:
+        """A chance node: the box is to show its next topic. The entries (cards, or topics
+        under v1_rules) with the fewest sides played come first, each equally likely, a
+        card showing either of its faces alike."""
+        self.phase = DRAW
+        level = next(level for level in self.box if level)
+        p = 1 / len(level)
+        faces = self.faces
+        self.draws = {draw: p / len(faces[k]) for k in level for draw in faces[k]}
 
     def _next_seat(self, seat: int, among: Sequence[int]) -> int:
         for step in range(1, self.n + 1):
@@ -504,7 +645,7 @@ class AmericaGame:
                 return candidate
         raise AssertionError("no seat to move to")
 
-    def _advance(self) -> None:
+    def _advance(self) -> list[Event]:
         """Move to the next participant clockwise who has not passed; a participant with no
         markers left passes by itself. Score the card when everyone has passed."""
         group = self.participants
@@ -518,10 +659,10 @@ class AmericaGame:
                 self.events.append(TurnEvent(seat, "out"))
                 continue
             self.current = seat
-            return
-        self._score_card()
+            return []
+        return self._score_card()
 
-    def _score_card(self) -> None:
+    def _score_card(self) -> list[Event]:
         topic = self.topics[self.topic_key]
         lines = explain_card(topic_answers(topic), [(p.player, p.section, p.space) for p in self.placements])
         group = self.participants
@@ -533,7 +674,10 @@ class AmericaGame:
                 self.supply[line.player] += 1
             else:
                 self.nonscoring[line.player] += 1
-        for seat in group:
+        # End of the Game: a tie goes to the most markers in supply as the sixth card is
+        # scored, before the one marker back and the refill (there is no next card)
+        last = self.showdown is None and self.cards_scored == CARDS_PER_GAME - 1 and not self.v1
+        for seat in group if not last else ():
             if self.nonscoring[seat]:
                 self.nonscoring[seat] -= 1
                 self.supply[seat] += 1
@@ -541,11 +685,13 @@ class AmericaGame:
             self.nonscoring[seat] -= refill
             self.supply[seat] += refill
         self.results.append(CardResult(self.topic_key, self.start_player, self.showdown is not None,
-                                       list(self.events), lines, points))
+                                       list(self.events), lines, points, list(self.offered)))
+        summary = ", ".join(f"{self.players[s]} +{p}" for s, p in points.items())
+        events = [Event(f"“{topic.title}” scored: {summary}", "scored", tuple(group))]
         self.placements = []
         if self.showdown is None:
             for seat, p in points.items():
-                self.scores[seat] += p
+                self.track[seat] += p
             self.cards_scored += 1
             if self.cards_scored < CARDS_PER_GAME:
                 self.start_player = self._next_seat(self.start_player, group)
@@ -558,9 +704,15 @@ class AmericaGame:
                 row[seat] = p
             self.showdown_points.append(row)
             self._decide(group, by_supply=False, points=row)
+        if self.winner is not None:
+            events.append(Event(f"{self.players[self.winner]} wins", "won", (self.winner,)))
+        elif self.showdown is not None:
+            names = " and ".join(self.players[s] for s in self.showdown)
+            events.append(Event(f"{names} play a showdown card", "showdown", tuple(self.showdown)))
+        return events
 
     def _decide(self, group: list[int], *, by_supply: bool, points: list[int] | None = None) -> None:
-        points = self.scores if points is None else points
+        points = self.track if points is None else points
         best = max(points[s] for s in group)
         tied = [s for s in group if points[s] == best]
         if by_supply and len(tied) > 1:
@@ -568,7 +720,7 @@ class AmericaGame:
             tied = [s for s in tied if self.supply[s] == most]
         if len(tied) == 1:
             self.winner = tied[0]
-            self.phase = "over"
+            self.phase = OVER
             self.placements, self.events, self.offered, self.topic_key = [], [], [], None
             return
         # a showdown card between the tied players, each with all five markers
@@ -579,59 +731,117 @@ class AmericaGame:
         self.start_player = self._next_seat(self.start_player, tied)
         self._begin_card()
 
-    # --- saving -----------------------------------------------------------------------
-    def to_json(self) -> dict:
+    # --- views, checks, text -------------------------------------------------------------
+    def observation(self, seat: int) -> dict:
+        """What every seat sees: the table, the topics shown (their questions; answers only
+        once scored, as the results) and how many topics are left in the box; never the
+        topics drawn but not shown, nor any order of the undrawn ones."""
+        topic = self.topic()
         return {
-            "version": SAVE_VERSION,
+            "seat": seat,
             "players": list(self.players),
-            "seed": self.seed,
-            "start_player": self.first_start,
-            "used_before": list(self.used_before),
-            "topic_order": list(self.topic_order),
-            "actions": list(self.actions),
+            "phase": self.phase,
+            "current": self.current_player(),
+            "start_player": self.start_player,
+            "card_number": self.card_number,
+            "cards_scored": self.cards_scored,
+            "offered": list(self.offered),
+            "offered_sides": [mississippi_side(t.state.answer) for t in self.offered_topics()],
+            "topic": self.topic_key,
+            "state_side": mississippi_side(topic.state.answer) if topic else None,
+            "placements": [[p.player, p.section, p.space] for p in self.placements],
+            "events": [[e.player, e.kind, e.section, e.space] for e in self.events],
+            "passed": sorted(self.passed),
+            "placed": list(self.placed_this_card),
+            "scores": list(self.track),
+            "supply": list(self.supply),
+            "nonscoring": list(self.nonscoring),
+            "showdown": None if self.showdown is None else list(self.showdown),
+            "showdown_points": [list(r) for r in self.showdown_points],
+            "winner": self.winner,
+            "results": [{"topic": r.topic, "offered": list(r.offered), "start_player": r.start_player,
+                         "showdown": r.showdown, "points": [[s, p] for s, p in r.points.items()]}
+                        for r in self.results],
+            "box": len(self.pool) + self.box_left,
         }
 
-    @classmethod
-    def from_json(cls, data: dict, deck: Sequence | None = None) -> "AmericaGame":
-        """Rebuild a game by replaying its actions; raises SaveError if anything is off."""
-        if deck is None:
-            from stateside.games.america.deck import load_deck
+    def with_hidden_changed(self, viewer: int, rng) -> "AmericaGame":
+        """A copy in which the answers on the hidden half of every card not yet scored are
+        dealt among those cards again (a state answer only to a card whose shading shows
+        the same side of the Mississippi): nothing a seat sees changes."""
+        scored = {r.topic for r in self.results}
+        hidden = [t for t in sorted(self.topics) if t not in scored]
+        answers = {s: [self.topics[t].question(s).answer for t in hidden] for s in ("year", "number")}
+        for values in answers.values():
+            rng.shuffle(values)
+        states: dict[str, list[str]] = {}
+        for t in hidden:
+            states.setdefault(mississippi_side(self.topics[t].state.answer), []).append(self.topics[t].state.answer)
+        for values in states.values():
+            rng.shuffle(values)
+        new = {}
+        for i, t in enumerate(hidden):
+            topic = self.topics[t]
+            new[t] = replace(topic, year=replace(topic.year, answer=answers["year"][i]),
+                             number=replace(topic.number, answer=answers["number"][i]),
+                             state=replace(topic.state, answer=states[mississippi_side(topic.state.answer)].pop()))
+        changed = self.clone()
+        changed.deck = tuple(replace(card, topics=tuple(new.get(topic_id(t), t) for t in card.topics))
+                             for card in self.deck)
+        changed.topics = MappingProxyType({topic_id(t): t for card in changed.deck for t in card.topics})
+        return changed
 
-            deck = load_deck()
-        if not isinstance(data, dict):
-            raise SaveError("America save: expected a mapping")
-        if data.get("version") != SAVE_VERSION:
-            raise SaveError(f"America save: version {data.get('version')!r} is not supported (expected {SAVE_VERSION})")
-        try:
-            players = data["players"]
-            actions = data["actions"]
-            if not isinstance(players, list) or not isinstance(actions, list):
-                raise SaveError("America save: 'players' and 'actions' must be lists")
-            game = cls(players, deck=deck, seed=int(data.get("seed", 0)),
-                       used_topics=data.get("used_before", []),
-                       start_player=int(data.get("start_player", 0)),
-                       topic_order=data["topic_order"])
-            for n, action in enumerate(actions, 1):
-                try:
-                    game.apply_action(action)
-                except IllegalActionError as e:
-                    raise SaveError(f"America save: action {n} ({action!r}) cannot be replayed: {e}") from None
-        except KeyError as e:
-            raise SaveError(f"America save: missing {e.args[0]!r}") from None
-        except (DataError, IllegalActionError) as e:
-            raise SaveError(f"America save: {e}") from None
-        except (TypeError, ValueError) as e:
-            raise SaveError(f"America save: malformed ({e})") from None
-        return game
+    def check_invariants(self) -> None:
+        entries = [k for level in self.box for k in level]
+        drawn = [t if self.v1 else self.topics[t].card for t in self.drawn]
+        if len(set(entries)) != len(entries) or len(set(drawn)) != len(drawn):
+            raise InvariantError("a card is in the box twice, or was drawn twice in one game")
+        if set(entries) & set(drawn) or set(entries) | set(drawn) != set(self.faces):
+            raise InvariantError("the cards drawn and the cards in the box do not make up the deck")
+        if len(entries) != self.box_left:
+            raise InvariantError(f"the box counts {self.box_left} cards but holds {len(entries)}")
+        if len(set(self.pool)) != len(self.pool) or not set(self.pool) <= set(self.drawn):
+            raise InvariantError("a topic waits in the box twice, or was never drawn")
+        if self.phase in (CHOOSE, PLACE) and len(self.offered) != 2:
+            raise InvariantError("a card is played without two topics offered")
+        if self.phase == CHOOSE and not set(self.offered) <= set(self.pool):
+            raise InvariantError("a topic offered is not in the box")
+        for seat in range(self.n):
+            if self.markers_total(seat) != MARKERS_IN_PLAY:
+                raise InvariantError(f"{self.players[seat]} has {self.markers_total(seat)} markers, not five")
+            if self.supply[seat] < 0 or self.nonscoring[seat] < 0:
+                raise InvariantError(f"{self.players[seat]}'s supply is negative")
+        spaces_taken = [(p.section, p.space) for p in self.placements]
+        if len(spaces_taken) != len(set(spaces_taken)):
+            raise InvariantError("two markers share a space")
+        totals = [0] * self.n
+        for r in self.results:
+            if not r.showdown:
+                for seat, p in r.points.items():
+                    totals[seat] += p
+        if totals != self.track:
+            raise InvariantError(f"the score track {self.track} is not the sum of the cards {totals}")
 
+    def action_to_json(self, action) -> str:
+        return action
 
-def shuffled_topics(topics: Iterable[str], used: Iterable[str], seed: int) -> list[str]:
-    """The box for one game: unused topics first (shuffled), then the used ones (shuffled),
-    so no topic repeats until every topic of the deck has been played."""
-    rng = random.Random(seed)
-    used = set(used)
-    fresh = sorted(t for t in topics if t not in used)
-    old = sorted(t for t in topics if t in used)
-    rng.shuffle(fresh)
-    rng.shuffle(old)
-    return fresh + old
+    def action_from_json(self, data) -> str:
+        if not isinstance(data, str):
+            raise ValueError(f"an America action is a text such as \"place:state:GA\", not {data!r}"[:200])
+        head = data.split(":", 1)[0]
+        if data != "pass" and head not in ("draw", "choose", "place"):
+            raise ValueError(f"{data!r} is not an America action (draw:, choose:, place: or pass)"[:200])
+        return data
+
+    def action_to_string(self, action) -> str:
+        if isinstance(action, str) and action.startswith("draw:"):
+            return "A topic came up at an end of the box"
+        who = self.players[self.current] if self.phase in (CHOOSE, PLACE) else "Nobody"
+        if action == "pass":
+            return f"{who} passed"
+        parts = action.split(":") if isinstance(action, str) else []
+        if len(parts) == 2 and parts[0] == "choose" and parts[1] in ("0", "1") and self.offered:
+            return f"{who} chose to read \u201c{self.topics[self.offered[int(parts[1])]].title}\u201d"
+        if len(parts) == 3 and parts[0] == "place" and parts[1] in SECTIONS and parts[2] in spaces(parts[1]):
+            return f"{who} placed a marker on {space_name(parts[1], parts[2])}"
+        return f"{who} tried {action!r}"

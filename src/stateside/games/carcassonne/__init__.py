@@ -10,6 +10,8 @@ GAME = GameInfo(
     "with your followers (base game with the Inns & Cathedrals and Traders & Builders tiles).",
     players="2-5 players",
     mode="stateside.games.carcassonne.mode:CarcassonneMode",
-    selfplay="stateside.games.carcassonne.selfplay:play_game",
+    rules="stateside.games.carcassonne.engine:Game",
+    ai="stateside.games.carcassonne.ai:make_player",
+    legacy_save="stateside.games.carcassonne.legacy:legacy_save",
     order=40,
 )

@@ -1,6 +1,7 @@
-"""Computer players for Carcassonne. They use the engine's public moves like a person.
+"""Computer players for Carcassonne. Each sees only its observation (the setup and the
+public log of actions) and its legal actions, like a person at the table: it replays the
+log into a game of its own, kept between calls (only the new actions are applied).
 
-- random: any legal move.
 - easy: one ply, greedy. Tries every placement and follower and keeps the one that
   most raises its own score counted as if the game ended right after the move.
 - hard: judges positions with an estimate of what unfinished features will be worth
@@ -12,10 +13,12 @@
 """
 from __future__ import annotations
 
-import random
 import time
+from typing import Sequence
 
-from .engine import NEIGHBOURS8, Game, Move
+from stateside.engine.protocol import CHANCE, Player
+
+from .engine import NEIGHBOURS8, Game, Move, Setup, draw
 from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD
 
 
@@ -77,10 +80,10 @@ class Judge:
 
     def values(self, g: Game) -> list[float]:
         """Each seat's score plus what its followers on the table and at hand are worth."""
-        vals = [float(s) for s in g.scores]
+        vals = [float(s) for s in g.points]
         if g.finished:
             return vals
-        left = len(g.deck) + (1 if g.drawn is not None else 0)
+        left = g.tiles_left + (1 if g.drawn is not None else 0)
         n = g.n
         back = [0.0] * n
         for root in g.occupied:
@@ -108,7 +111,7 @@ class Judge:
             return float(g.feature_points(root, False))     # scored at once, follower comes back
         if g.finished:
             return float(g.feature_points(root, True))
-        left = len(g.deck) + (1 if g.drawn is not None else 0)
+        left = g.tiles_left + (1 if g.drawn is not None else 0)
         v, p = self.feature(g, root, left)
         if self.naive:
             return v
@@ -130,8 +133,7 @@ def rank_moves(g: Game, judge: Judge, relative: bool) -> list[tuple[float, Move]
     for x, y, r in g.legal_placements(distinct=True):
         free = g.follower_options(x, y, r, tile)
         c = g.clone(history=False)
-        c.place(x, y, r)
-        c.confirm(-1)
+        c.apply_action((x, y, r, -1))
         base = objective(judge.values(c), seat, relative)
         scored.append((base, (x, y, r, -1)))
         if free:
@@ -142,25 +144,59 @@ def rank_moves(g: Game, judge: Judge, relative: bool) -> list[tuple[float, Move]
     return scored
 
 
-class RandomPlayer:
-    name = "random"
-
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-
-    def choose(self, g: Game) -> Move:
-        return self.rng.choice(g.legal_actions())
+def draw_from(g: Game, order: list[int]) -> None:
+    """Resolve the draws due in `g` from the end of `order` (tile indices)."""
+    while g.current_player() == CHANCE:
+        g.apply_action(draw(g.tiles[order.pop()].id))
 
 
-class EasyPlayer:
+class Seen(Player):
+    """A player that keeps its own copy of the game, rebuilt from the observation."""
+
+    def __init__(self, seat: int, rng):
+        super().__init__(seat, rng)
+        self.game: Game | None = None
+        self.log: list = []            # the public actions applied to self.game, as JSON
+
+    def follow(self, observation: dict) -> Game:
+        """The game as the observation shows it: the cached copy brought up to date, or
+        rebuilt when the log does not continue it (a new game, an undo, a load)."""
+        actions = observation["actions"]
+        seen = len(self.log)
+        if (self.game is None or self.game.setup != observation["setup"] or len(actions) < seen
+                or actions[:seen] != self.log):
+            self.game = Game(Setup.from_json(observation["setup"]))
+            self.game.record = False   # scoring details are for people
+            self.log, seen = [], 0
+        g = self.game
+        for a in actions[seen:]:
+            g.apply_action(g.action_from_json(a))
+            self.log.append(a)
+        return g
+
+    def choose(self, observation: dict, legal: Sequence):
+        g = self.follow(observation)
+        moves = [a for a in legal if type(a) is tuple]
+        if not moves:       # only a turned-up tile to lay: the way that is worth most
+            def worth(a):
+                c = g.clone(history=False)
+                c.apply_action(a)
+                return objective(self.judge.values(c), self.seat, True)
+            return max(legal, key=worth)
+        return self.choose_move(g)
+
+    def choose_move(self, g: Game) -> Move:
+        raise NotImplementedError
+
+
+class EasyPlayer(Seen):
     """One-ply greedy on its own score as if the game ended after the move."""
-    name = "easy"
 
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
+    def __init__(self, seat: int, rng):
+        super().__init__(seat, rng)
         self.judge = Judge(naive=True)
 
-    def choose(self, g: Game) -> Move:
+    def choose_move(self, g: Game) -> Move:
         ranked = rank_moves(g, self.judge, relative=False)
         top = ranked[0][0]
         # Among equal moves prefer keeping followers, then any at random (seeded).
@@ -169,20 +205,19 @@ class EasyPlayer:
         return self.rng.choice(quiet or ties)
 
 
-class HardPlayer:
+class HardPlayer(Seen):
     """Judged one-ply candidates refined by playing a round ahead over sampled tile orders."""
-    name = "hard"
 
-    def __init__(self, seed: int = 0, budget: float = 0.9, candidates: int = 6, samples: int = 12,
+    def __init__(self, seat: int, rng, budget: float = 0.9, candidates: int = 6, samples: int = 12,
                  margin: float = 8.0, judge: Judge | None = None):
-        self.rng = random.Random(seed)
+        super().__init__(seat, rng)
         self.budget = budget          # seconds per decision at most
         self.candidates = candidates  # moves kept for look-ahead
         self.samples = samples        # tile orders tried per candidate at most
         self.margin = margin          # candidates this far below the best are dropped
         self.judge = judge or Judge()
 
-    def choose(self, g: Game) -> Move:
+    def choose_move(self, g: Game) -> Move:
         start = time.perf_counter()
         seat = g.current
         ranked = rank_moves(g, self.judge, relative=True)
@@ -190,34 +225,36 @@ class HardPlayer:
         cands = [m for v, m in ranked[: self.candidates] if v >= top - self.margin]
         if len(cands) == 1 or not g.deck:
             return cands[0]
+        unseen = [t for t, c in g.deck.items() for _ in range(c)]   # the mix is public, the order is not
         totals = [0.0] * len(cands)
         runs = 0
         deadline = start + self.budget
         horizon = g.n   # the others answer, then we play once more
         while runs < self.samples and time.perf_counter() < deadline:
-            order = g.deck.copy()
+            order = unseen.copy()
             self.rng.shuffle(order)
             for i, m in enumerate(cands):
                 c = g.clone(history=False)
-                c.deck = order.copy()
+                left = order.copy()
                 c.apply_action(m)
+                draw_from(c, left)
                 for _ in range(horizon):
                     if c.finished:
                         break
                     c.apply_action(rank_moves(c, self.judge, relative=True)[0][1])
+                    draw_from(c, left)
                 totals[i] += objective(self.judge.values(c), seat, True)
             runs += 1
         best = max(range(len(cands)), key=lambda i: totals[i])
         return cands[best]
 
 
-LEVELS = {"random": RandomPlayer, "easy": EasyPlayer, "hard": HardPlayer}
+LEVELS = {"easy": EasyPlayer, "hard": HardPlayer}
 
 
-def make_player(spec: str, seed: int = 0, **options):
-    """A player from a spec: "random", "ai:easy", "ai:hard" (or just the level)."""
-    level = spec.split(":", 1)[1] if spec.startswith("ai:") else spec
+def make_player(level: str, seat: int, rng) -> Player:
+    """The computer player of `level` ("easy" or "hard") for `seat`."""
     cls = LEVELS.get(level)
     if cls is None:
-        raise ValueError(f"unknown Carcassonne player {spec!r} (use random, ai:easy or ai:hard)")
-    return cls(seed=seed, **options)
+        raise ValueError(f"unknown Carcassonne computer level {level!r} (use easy or hard)")
+    return cls(seat, rng)

@@ -1,29 +1,34 @@
-"""The Carcassonne rules engine: pure Python, seeded, saved as setup + actions.
+"""The Carcassonne rules (a stateside.engine.protocol State): pure Python; a game is
+its setup plus its log of actions.
 
 Features (cities, roads, fields) are kept in a union-find over the segments of the
 placed tiles; each root carries the running totals of its feature (open edges,
 tiles, pennants, followers, bordering cities), so placing a tile touches only the
 features it joins and never recomputes the board. Cloisters are looked up by square.
 
-A turn: the current player holds the drawn tile; `place(x, y, rot)` puts it down
-tentatively (`undo_placement()` takes it back), `confirm(seg)` adds an optional
-follower on segment `seg` of that tile and ends the turn: completed features score,
-the next player draws. `apply_action((x, y, rot, seg))` does both at once; a
-follower choice of -1 means none. A tile that fits nowhere is set aside (out of
-the game) and another is drawn; when no tile can be drawn the game ends and the
-unfinished features and the fields are scored.
+A turn is one action, the move (x, y, rot, seg): the tile in hand goes on square x, y
+turned `rot` quarter turns clockwise, with a follower on its segment `seg` (-1: none);
+completed features score and the turn passes. Drawing is chance: while no tile is in
+hand, current_player() is CHANCE and chance_outcomes() offers every kind of tile left,
+weighted by its copies, so the order of the stack never exists before it is drawn. A
+drawn tile that fits nowhere is set aside (out of the game) and the next one is drawn;
+when no tile is left to draw, the unfinished features and the fields are scored.
 
-The engine also takes, for boards with printed squares (the USA maps), a set of
-playable squares, tiles placed at setup, and reserved squares kept free for tiles
-that lie face down there; `place_extra()` puts a tile down outside a turn.
+For boards with printed squares (the USA maps) the setup also gives the playable
+squares, several start tiles and reserved squares with a face-down tile each. Once the
+landscape touches a reserved square, the player to move may turn its tile up
+(TurnUp) and must then lay it on its square (PlaceTurnedUp), without a follower; a
+turned-up tile that fits there no way is set aside.
 """
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from collections import Counter
+from dataclasses import dataclass, fields, replace
+from functools import cache
+from typing import Any, Sequence
 
-from stateside.errors import IllegalActionError, SaveError, StatesideError
+from stateside.engine.protocol import CHANCE, TERMINAL, Event, GameSpec, InvariantError, State
+from stateside.errors import IllegalActionError, StatesideError
 
 from .tiles import (CITY, DELTA, FIELD, GOODS, K_CITY, K_CLOISTER, K_FIELD, K_ROAD, SET_NAMES, TileType,
                     catalogue, distinct_rotations, fit_table, load_tile_set, tile_by_id)
@@ -34,16 +39,48 @@ Move = tuple[int, int, int, int]   # x, y, rotation, follower segment (-1: none)
 INN, CATHEDRAL = 1, 2
 NEIGHBOURS8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 _EMPTY: frozenset = frozenset()
+TURNS = ("", " turned a quarter turn clockwise", " turned half round", " turned a quarter turn anticlockwise")
 
 
 @dataclass(frozen=True)
-class ScoreEvent:
-    """One scoring: `points` to each seat in `seats` (the tied majority)."""
-    kind: str                  # "road", "city", "cloister", "field", "goods"
-    seats: tuple[int, ...]
-    points: int
-    turn: int                  # the turn it happened in; final scoring uses the last turn + 1
-    final: bool                # scored at the end of the game
+class Draw:
+    """Chance: the next tile drawn from the stack."""
+    tile: str                  # tile id, e.g. "B-D"
+
+
+@dataclass(frozen=True)
+class TurnUp:
+    """The player to move turns up the face-down tile on a reserved square."""
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class PlaceTurnedUp:
+    """The player to move lays the turned-up tile on its own square, turned `rot`."""
+    x: int
+    y: int
+    rot: int
+
+
+@cache
+def _draws() -> tuple[Draw, ...]:
+    """One Draw per tile type, by catalogue index (built once: drawing is frequent)."""
+    return tuple(Draw(t.id) for t in catalogue())
+
+
+def draw(tile_id: str) -> Draw:
+    return _draws()[tile_by_id()[tile_id].index]
+
+
+@dataclass(frozen=True)
+class ScoreEvent(Event):
+    """One scoring: `points` to each seat in `seats` (the tied majority). `kind` is "road",
+    "city", "cloister", "field" or "goods"; `text` is describe() with the players' names
+    (empty in simulations)."""
+    points: int = 0
+    turn: int = 0              # the turn it happened in; final scoring uses the last turn + 1
+    final: bool = False        # scored at the end of the game
     tiles: int = 0             # tiles the feature covers (cloister: itself and its neighbours)
     pennants: int = 0
     cities: int = 0            # field: completed cities it borders
@@ -94,45 +131,72 @@ class ScoreEvent:
         return f"{who}: {what}{rate}{majority}: {self.points} point{'s' * (self.points != 1)}{each}"
 
 
-@dataclass
+
+@dataclass(frozen=True)
 class Setup:
-    """Everything needed to deal the same game again."""
-    players: list[str]
-    seed: int = 0
+    """A game's options, as read from its JSON setup (see Game.new)."""
+    players: tuple[str, ...]
     followers: int = 7
-    sets: list[str] = field(default_factory=lambda: list(SET_NAMES))
+    sets: tuple[str, ...] = SET_NAMES
     inns_cathedrals: bool = False   # score inns and cathedrals by their expansion rules
     goods: bool = False             # trade goods tokens (10 points per majority at the end)
-    start: list[list] = field(default_factory=lambda: [["B-D", 0, 0, 0]])  # [tile id, x, y, rot]
-    squares: list[list[int]] | None = None   # playable squares; None: the open table
-    reserved: list[list] = field(default_factory=list)  # [tile id, x, y]: face down, kept off the deck
+    start: tuple[tuple, ...] = (("B-D", 0, 0, 0),)   # (tile id, x, y, rot)
+    squares: tuple[Pos, ...] | None = None   # playable squares; None: the open table
+    reserved: tuple[tuple, ...] = ()  # (tile id, x, y): face down, kept off the stack
+
+    def __post_init__(self):   # lists given by callers become tuples: a Setup never changes
+        fix = object.__setattr__
+        fix(self, "players", tuple(self.players))
+        fix(self, "sets", tuple(self.sets))
+        fix(self, "start", tuple(tuple(s) for s in self.start))
+        fix(self, "reserved", tuple(tuple(r) for r in self.reserved))
+        if self.squares is not None:
+            fix(self, "squares", tuple(tuple(s) for s in self.squares))
 
     def to_json(self) -> dict:
-        return {"players": list(self.players), "seed": self.seed, "followers": self.followers,
-                "sets": list(self.sets), "inns_cathedrals": self.inns_cathedrals, "goods": self.goods,
+        return {"players": list(self.players), "followers": self.followers, "sets": list(self.sets),
+                "inns_cathedrals": self.inns_cathedrals, "goods": self.goods,
                 "start": [list(s) for s in self.start],
                 "squares": None if self.squares is None else [list(s) for s in self.squares],
                 "reserved": [list(r) for r in self.reserved]}
 
     @classmethod
-    def from_json(cls, d: dict) -> "Setup":
+    def from_json(cls, d: Any) -> "Setup":
+        """ValueError, with a message for a person, when `d` is not a Carcassonne setup."""
         if not isinstance(d, dict):
-            raise SaveError("the Carcassonne setup is not a mapping")
+            raise ValueError("the Carcassonne setup is not a mapping")
+        unknown = set(d) - {f.name for f in fields(cls)}
+        if unknown:
+            raise ValueError(f"the Carcassonne setup has unknown options: {', '.join(sorted(map(str, unknown)))}")
         players = d.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise SaveError("the Carcassonne setup has no list of player names")
-        if not isinstance(d.get("followers", 7), int) or not 1 <= d.get("followers", 7) <= 99:
-            raise SaveError(f"the Carcassonne setup gives each player {d.get('followers')!r} followers")
+            raise ValueError("the Carcassonne setup has no list of player names")
+        followers = d.get("followers", 7)
+        if type(followers) is not int or not 1 <= followers <= 99:
+            raise ValueError(f"the Carcassonne setup gives each player {followers!r} followers")
+
+        def ints(row, n):
+            if not isinstance(row, list) or len(row) != n or not all(type(v) is int for v in row):
+                raise ValueError(f"{row!r} is not {n} whole numbers")
+            return tuple(row)
+
+        def placed(row, n):
+            if not isinstance(row, list) or not row or not isinstance(row[0], str):
+                raise ValueError(f"{row!r} does not start with a tile id")
+            return (row[0],) + ints(row[1:], n - 1)
+
         try:
-            s = cls(players=[str(p) for p in d["players"]], seed=int(d.get("seed", 0)),
-                    followers=int(d.get("followers", 7)), sets=[str(x) for x in d.get("sets", SET_NAMES)],
-                    inns_cathedrals=bool(d.get("inns_cathedrals", False)), goods=bool(d.get("goods", False)),
-                    start=[[str(a), int(b), int(c), int(r)] for a, b, c, r in d.get("start", [["B-D", 0, 0, 0]])],
-                    squares=None if d.get("squares") is None else [[int(a), int(b)] for a, b in d["squares"]],
-                    reserved=[[str(a), int(b), int(c)] for a, b, c in d.get("reserved", [])])
-        except (KeyError, TypeError, ValueError) as e:
-            raise SaveError(f"the Carcassonne setup is malformed ({e.__class__.__name__}: {e})") from None
-        return s
+            sets = d.get("sets", list(SET_NAMES))
+            if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
+                raise ValueError("the tile sets are not a list of names")
+            squares = d.get("squares")
+            return cls(players=tuple(players), followers=followers, sets=tuple(sets),
+                       inns_cathedrals=bool(d.get("inns_cathedrals", False)), goods=bool(d.get("goods", False)),
+                       start=tuple(placed(s, 4) for s in d.get("start", [["B-D", 0, 0, 0]])),
+                       squares=None if squares is None else tuple(ints(s, 2) for s in squares),
+                       reserved=tuple(placed(r, 3) for r in d.get("reserved", [])))
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"the Carcassonne setup is malformed: {e}") from None
 
 
 class Placed:
@@ -144,40 +208,45 @@ class Placed:
         self.o = tile.oriented(rot)
 
 
-class Game:
+class Game(State):
     """One game of Carcassonne. Seats are 0..n-1 in turn order."""
 
+    spec = GameSpec(id="carcassonne", min_players=2, max_players=5, hidden_information=False,
+                    save_version=2, ai_levels=("easy", "hard"), has_scores=True)
+
     # --------------------------------------------------------------- setting up
-    def __init__(self, setup: Setup):
-        n = len(setup.players)
+    def __init__(self, conf: Setup):
+        n = len(conf.players)
         if not 2 <= n <= 5:
-            raise StatesideError(f"Carcassonne is for 2 to 5 players, not {n}")
-        if setup.followers < 1:
-            raise StatesideError("each player needs at least one follower")
-        if not setup.start:
-            raise StatesideError("the game needs at least one start tile on the table")
-        for name in setup.sets:
-            load_tile_set(name)     # raises DataError for an unknown set
-        self.setup = setup
+            raise ValueError(f"Carcassonne is for 2 to 5 players, not {n}")
+        if conf.followers < 1:
+            raise ValueError("each player needs at least one follower")
+        if not conf.start:
+            raise ValueError("the game needs at least one start tile on the table")
+        for name in conf.sets:
+            try:
+                load_tile_set(name)
+            except StatesideError as e:     # an unknown set
+                raise ValueError(str(e)) from None
+        self.conf = conf
+        self._setup = conf.to_json()
         self.n = n
         self.tiles = catalogue()
         by_id = tile_by_id()
-        # The deck: every tile of the chosen sets, less the ones placed or reserved at setup.
-        pool: list[int] = []
-        for name in setup.sets:
+        # The stack: every tile of the chosen sets, less the ones placed or reserved at
+        # setup, as copies left per tile index (its order is chance's business).
+        deck: Counter = Counter()
+        for name in conf.sets:
             for t in load_tile_set(name).tiles:
-                pool.extend([by_id[t.id].index] * t.count)
-        for tid, *_ in list(setup.start) + list(setup.reserved):
+                deck[by_id[t.id].index] += t.count
+        for tid, *_ in conf.start + conf.reserved:
             t = by_id.get(tid)
-            if t is None or t.index not in pool:
-                raise StatesideError(f"tile {tid} is not available in the chosen sets for the setup")
-            pool.remove(t.index)
-        pool.sort()
-        random.Random(setup.seed).shuffle(pool)
-        self.deck: list[int] = pool          # drawn from the end
-        self.squares: frozenset[Pos] | None = (None if setup.squares is None
-                                               else frozenset(tuple(s) for s in setup.squares))
-        self.reserved: dict[Pos, int] = {(x, y): by_id[tid].index for tid, x, y in setup.reserved}
+            if t is None or not deck[t.index]:
+                raise ValueError(f"tile {tid} is not available in the chosen sets for the setup")
+            deck[t.index] -= 1
+        self.deck: dict[int, int] = {t: c for t, c in sorted(deck.items()) if c}
+        self.squares: frozenset[Pos] | None = None if conf.squares is None else frozenset(conf.squares)
+        self.reserved: dict[Pos, int] = {(x, y): by_id[tid].index for tid, x, y in conf.reserved}
 
         # Table
         self.board: dict[Pos, int] = {}      # square -> index into self.placed
@@ -199,22 +268,35 @@ class Game:
         self.done: list[bool] = []           # city/road/cloister completed and scored
         self.occupied: set[int] = set()      # roots of the features that hold followers
 
-        self.scores = [0] * n
-        self.supply = [setup.followers] * n
+        self.points = [0] * n
+        self.supply = [conf.followers] * n
         self.tokens = [[0, 0, 0] for _ in range(n)]
         self.events: list[ScoreEvent] = []
-        self.actions: list[Move] = []
+        self.actions: list[Move] = []        # the moves made, in order
+        self.history: list = []              # every action applied, chance included
         self.set_aside: list[int] = []
         self.current = 0
         self.turn = 0                        # turns completed
-        self.drawn: int | None = None
-        self.pending: tuple[int, int, int] | None = None
+        self.drawn: int | None = None        # the tile in hand; None: a draw is due
+        self.turned_up: tuple[int, Pos] | None = None   # a face-down tile turned up, to lay
         self.finished = False
         self.record = True                   # False in AI simulations: skip event details
 
-        for tid, x, y, rot in setup.start:
+        for tid, x, y, rot in conf.start:
             self._put(by_id[tid], rot % 4, (x, y), None, -1)
-        self._draw()
+
+    @classmethod
+    def new(cls, setup: dict) -> "Game":
+        return cls(Setup.from_json(setup))
+
+    @classmethod
+    def default_setup(cls, players: int) -> dict:
+        """All three tile sets (114 tiles), 7 followers each, the expansions' tiles scoring plainly."""
+        return Setup(players=tuple(f"Player {i + 1}" for i in range(players))).to_json()
+
+    @property
+    def setup(self) -> dict:
+        return self._setup
 
     # --------------------------------------------------------------- queries
     def find(self, x: int) -> int:
@@ -224,13 +306,18 @@ class Game:
             x = parent[x]
         return x
 
+    def current_player(self) -> int:
+        if self.finished:
+            return TERMINAL
+        return CHANCE if self.drawn is None else self.current
+
     def is_terminal(self) -> bool:
         return self.finished
 
     @property
     def tiles_left(self) -> int:
         """Tiles still to be drawn (not counting the one in hand)."""
-        return len(self.deck)
+        return sum(self.deck.values())
 
     def allowed(self, pos: Pos) -> bool:
         return pos not in self.reserved and (self.squares is None or pos in self.squares)
@@ -277,33 +364,46 @@ class Game:
         table = fit_table(tile)
         return any(table[key] for key in self.open.values())
 
-    def neighbour_roots(self, tile: TileType, pos: Pos, rot: int) -> list[set[int]]:
-        """For each segment of `tile` placed at `pos` turned `rot`, the features it would join."""
-        o = tile.oriented(rot)
-        joins: list[set[int]] = [set() for _ in tile.segments]
+    def _neighbour_roots_around(self, pos: Pos) -> list[tuple[int, int, int, int]]:
+        """What the neighbours of the free square `pos` show towards it, whatever tile comes:
+        (direction, root of the city or road on that edge or -1, roots of the fields on its
+        two halves or -1), the halves in the order of the new tile's half-edges 2d, 2d+1."""
         x, y = pos
-        board, placed = self.board, self.placed
+        board, placed, find = self.board, self.placed, self.find
+        out = []
         for d in range(4):
             q = board.get((x + DELTA[d][0], y + DELTA[d][1]))
             if q is None:
                 continue
             nb = placed[q]
             od = (d + 2) % 4
-            if o.edges[d] != FIELD:
-                joins[o.edge_seg[d]].add(self.find(nb.base + nb.o.edge_seg[od]))
-            if o.edges[d] != CITY:
-                joins[o.half_seg[2 * d]].add(self.find(nb.base + nb.o.half_seg[2 * od + 1]))
-                joins[o.half_seg[2 * d + 1]].add(self.find(nb.base + nb.o.half_seg[2 * od]))
+            k = nb.o.edges[od]      # the new tile shows the same kind on this edge
+            edge = find(nb.base + nb.o.edge_seg[od]) if k != FIELD else -1
+            if k != CITY:
+                out.append((d, edge, find(nb.base + nb.o.half_seg[2 * od + 1]), find(nb.base + nb.o.half_seg[2 * od])))
+            else:
+                out.append((d, edge, -1, -1))
+        return out
+
+    @staticmethod
+    def _joins(o, nseg: int, around) -> list[set[int]]:
+        """For each segment of the oriented tile `o`, the features it would join."""
+        joins: list[set[int]] = [set() for _ in range(nseg)]
+        for d, edge, h0, h1 in around:
+            if edge >= 0:
+                joins[o.edge_seg[d]].add(edge)
+            if h0 >= 0:
+                joins[o.half_seg[2 * d]].add(h0)
+                joins[o.half_seg[2 * d + 1]].add(h1)
         return joins
 
-    def follower_options(self, x: int, y: int, rot: int, tile: TileType | None = None) -> list[int]:
-        """Segments of the tile placed at (x, y) turned `rot` that may take a follower."""
-        if tile is None:
-            tile = self.tiles[self.drawn]
-        if self.supply[self.current] <= 0:
-            return []
+    def _free_segments(self, o, nseg: int, around) -> list[int]:
+        """Segments of the tile `o` (oriented) on the square described by `around` that may
+        take a follower (the supply is not checked here)."""
         meeples = self.meeples
-        joins = self.neighbour_roots(tile, (x, y), rot)
+        if not any(meeples[r] for _, edge, h0, h1 in around for r in (edge, h0, h1) if r >= 0):
+            return list(range(nseg))          # nothing occupied around: every segment is free
+        joins = self._joins(o, nseg, around)
         # Two segments of the new tile that touch the same feature become one feature:
         # a follower is barred from both if either reaches an occupied one.
         busy = {r for roots in joins for r in roots if meeples[r]}
@@ -317,16 +417,74 @@ class Game:
                     blocked[i] = changed = True
         return [i for i, b in enumerate(blocked) if not b]
 
-    def legal_actions(self, distinct: bool = True) -> list[Move]:
-        """Every whole move (placement and follower choice, -1 for none)."""
-        if self.finished or self.pending is not None:
+    def follower_options(self, x: int, y: int, rot: int, tile: TileType | None = None) -> list[int]:
+        """Segments of the tile placed at (x, y) turned `rot` that may take a follower."""
+        if tile is None:
+            tile = self.tiles[self.drawn]
+        if self.supply[self.current] <= 0:
             return []
+        return self._free_segments(tile.oriented(rot), len(tile.segments), self._neighbour_roots_around((x, y)))
+
+    # --------------------------------------------------------------- what is legal
+    def legal_actions(self, seat: int | None = None) -> list:
+        """Exactly the actions apply_action accepts now from `seat` (None: whoever is to
+        act; at a chance node the draws, in the order of chance_outcomes)."""
+        if self.finished:
+            return []
+        if self.drawn is None:
+            return [a for a, _ in self.chance_outcomes()] if seat is None else []
+        if seat is not None and seat != self.current:
+            return []
+        if self.turned_up is not None:
+            t, (x, y) = self.turned_up
+            return [PlaceTurnedUp(x, y, r) for r in self.fits(self.tiles[t], (x, y))]
+        out: list = self.moves()
+        out.extend(TurnUp(x, y) for (x, y) in self.reserved if self._key_at((x, y)))
+        return out
+
+    def moves(self) -> list[Move]:
+        """Every whole move with the tile in hand: placement (every rotation that fits, even
+        those that look the same) and follower choice (-1 for none)."""
         tile = self.tiles[self.drawn]
+        table = fit_table(tile)
+        nseg = len(tile.segments)
+        follow = self.supply[self.current] > 0
         out: list[Move] = []
-        for x, y, r in self.legal_placements(distinct=distinct):
-            out.append((x, y, r, -1))
-            for s in self.follower_options(x, y, r, tile):
-                out.append((x, y, r, s))
+        for pos, key in self.open.items():
+            rots = table[key]
+            if not rots:
+                continue
+            x, y = pos
+            around = self._neighbour_roots_around(pos) if follow else None
+            for r in rots:
+                out.append((x, y, r, -1))
+                if follow:
+                    out.extend((x, y, r, s) for s in self._free_segments(tile.oriented(r), nseg, around))
+        return out
+
+    def chance_outcomes(self) -> list[tuple[Draw, float]]:
+        if self.finished or self.drawn is not None:
+            return []
+        total = sum(self.deck.values())
+        draws = _draws()
+        return [(draws[t], c / total) for t, c in self.deck.items()]
+
+    def candidate_actions(self, seat: int | None = None) -> list:
+        """Every action of the right shape here: draws of every tile type; moves on every
+        free, reserved or taken square next to the table and one far off, in every
+        rotation, with every follower choice and one beyond; turning up and laying on
+        those squares."""
+        if self.drawn is None and not self.finished:
+            return list(_draws()) if seat is None else []
+        squares = set(self.open) | set(self.reserved) | set(self.board) | {(99, 99)}
+        squares |= {(x + dx, y + dy) for x, y in self.board for dx, dy in DELTA}
+        nseg = len(self.tiles[self.drawn].segments) if self.drawn is not None else 1
+        out: list = list(_draws())
+        for x, y in sorted(squares):
+            for r in range(4):
+                out.extend((x, y, r, s) for s in range(-1, nseg + 1))
+                out.append(PlaceTurnedUp(x, y, r))
+            out.append(TurnUp(x, y))
         return out
 
     def followers_on_board(self) -> list[tuple[int, Pos, int]]:
@@ -348,42 +506,67 @@ class Game:
         return tuple(sorted({self.placed[self.seg_tile[g]].pos for g in range(len(self.parent))
                              if self.kind[g] == K_FIELD and self.find(g) == root}))
 
-    def returns(self) -> list[int]:
-        return list(self.scores)
+    def returns(self) -> list[float]:
+        if not self.finished:
+            return [0.0] * self.n
+        win = self.winners()
+        return [1 / len(win) if i in win else 0.0 for i in range(self.n)]
+
+    def scores(self) -> list[int]:
+        return list(self.points)
 
     def winners(self) -> list[int]:
-        best = max(self.scores)
-        return [i for i, s in enumerate(self.scores) if s == best]
+        best = max(self.points)
+        return [i for i, s in enumerate(self.points) if s == best]
 
-    # --------------------------------------------------------------- a turn
-    def place(self, x: int, y: int, rot: int) -> None:
-        """Put the drawn tile down, tentatively (the turn is not over)."""
+    # --------------------------------------------------------------- acting
+    def check_placement(self, x: int, y: int, rot: int) -> None:
+        """Raise IllegalActionError, saying why, unless the tile in hand may go on x, y turned `rot`."""
         if self.finished:
             raise IllegalActionError("the game is over")
-        if self.pending is not None:
-            raise IllegalActionError("a tile is already placed this turn; confirm or take it back first")
-        tile = self.tiles[self.drawn]
-        rot %= 4
+        if self.drawn is None:
+            raise IllegalActionError("no tile is in hand: the next tile must be drawn first")
+        if self.turned_up is not None:
+            raise IllegalActionError("the turned-up tile must be laid first")
+        if not 0 <= rot <= 3:
+            raise IllegalActionError(f"a tile turns 0 to 3 quarter turns, not {rot}")
         if (x, y) in self.board:
             raise IllegalActionError(f"square {x},{y} already holds a tile")
-        if (x, y) not in self.open:
+        key = self.open.get((x, y))
+        if key is None:
             raise IllegalActionError(f"square {x},{y} does not touch the tiles on the table" if self.allowed((x, y))
                                      else f"square {x},{y} is not a playable square")
-        if rot not in fit_table(tile)[self.open[(x, y)]]:
+        if rot not in fit_table(self.tiles[self.drawn])[key]:
             raise IllegalActionError(f"the tile does not fit on {x},{y} turned that way: every edge must match its neighbour")
-        self.pending = (x, y, rot)
 
-    def undo_placement(self) -> None:
-        if self.pending is None:
-            raise IllegalActionError("there is no placed tile to take back")
-        self.pending = None
+    def apply_action(self, action) -> list[Event]:
+        """Apply a move, a draw, or turning up / laying a face-down tile; returns the
+        scoring (and setting-aside) events it caused."""
+        first = len(self.events)
+        if type(action) is tuple:
+            self._move(action)
+        elif type(action) is Draw:
+            aside = self._draw(action)
+            self.history.append(action)
+            return [aside] if aside else []
+        elif type(action) is TurnUp:
+            aside = self._turn_up(action)
+            self.history.append(action)
+            return [aside] if aside else []
+        elif type(action) is PlaceTurnedUp:
+            aside = self._place_turned_up(action)
+            self.history.append(action)
+            return self.events[first:] + ([aside] if aside else [])
+        else:
+            raise IllegalActionError(f"{action!r} is not a Carcassonne action")
+        self.history.append(action)
+        return self.events[first:]
 
-    def confirm(self, seg: int = -1) -> list[ScoreEvent]:
-        """End the turn with an optional follower on segment `seg` of the placed tile.
-        Returns the scoring events of this turn."""
-        if self.pending is None:
-            raise IllegalActionError("place the tile before confirming")
-        x, y, rot = self.pending
+    def _move(self, move: Move) -> None:
+        if len(move) != 4 or not all(type(v) is int for v in move):
+            raise IllegalActionError(f"{move!r} is not a move (x, y, rotation, follower)")
+        x, y, rot, seg = move
+        self.check_placement(x, y, rot)
         tile = self.tiles[self.drawn]
         if seg != -1:
             if not 0 <= seg < len(tile.segments):
@@ -392,59 +575,75 @@ class Game:
                 raise IllegalActionError("you have no followers left")
             if seg not in self.follower_options(x, y, rot, tile):
                 raise IllegalActionError(f"that {tile.segments[seg].kind} is already occupied through connected tiles")
-        self.pending = None
-        first = len(self.events)
-        self.actions.append((x, y, rot, seg))
+        self.actions.append(move)
         self._put(tile, rot, (x, y), self.current, seg)
         self.turn += 1
         self.current = (self.current + 1) % self.n
-        self._draw()
-        return self.events[first:]
+        self.drawn = None
+        if not self.deck:
+            self._final_scoring()
 
-    def apply_action(self, move: Move) -> list[ScoreEvent]:
-        x, y, rot, seg = move
-        self.place(x, y, rot)
-        try:
-            return self.confirm(seg)
-        except IllegalActionError:
-            self.pending = None
-            raise
+    def _draw(self, action: Draw) -> Event | None:
+        """The drawn tile goes to the player to move, or aside when it fits nowhere."""
+        if self.finished or self.drawn is not None:
+            raise IllegalActionError("no tile is to be drawn now")
+        t = tile_by_id().get(action.tile) if isinstance(action.tile, str) else None
+        if t is None or not self.deck.get(t.index):
+            raise IllegalActionError(f"no tile {action.tile} is left to draw")
+        c = self.deck[t.index]
+        if c == 1:
+            del self.deck[t.index]
+        else:
+            self.deck[t.index] = c - 1
+        if self.can_place_anywhere(t):
+            self.drawn = t.index
+            return None
+        return self._set_aside(t.index)
 
-    def unreserve(self, x: int, y: int) -> str:
-        """Free a reserved square (its face-down tile leaves the game or is placed) and
-        return that tile's id; the square becomes playable like any other."""
-        tile = self.reserved.pop((x, y), None)
-        if tile is None:
-            raise IllegalActionError(f"square {x},{y} is not reserved")
-        key = self._key_at((x, y))
-        if key and (x, y) not in self.board and self.allowed((x, y)):
-            self.open[(x, y)] = key
-        return self.tiles[tile].id
+    def _set_aside(self, t: int) -> Event:
+        """A tile that fits nowhere leaves the game; with the stack empty, the game ends."""
+        self.set_aside.append(t)
+        self.drawn = None
+        if not self.deck:
+            self._final_scoring()
+        return Event(f"tile {self.tiles[t].id} fits nowhere and is set aside", "set-aside")
 
-    def place_extra(self, tile_id: str, x: int, y: int, rot: int) -> list[ScoreEvent]:
-        """Put a tile down outside the turn (e.g. a face-down tile turned up, after
-        `unreserve`), without a follower; completed features score. The tile must fit."""
-        tile = tile_by_id()[tile_id]
-        if (x, y) in self.reserved:
-            raise IllegalActionError(f"square {x},{y} is reserved; unreserve it first")
-        if rot % 4 not in self.fits(tile, (x, y)):
-            raise IllegalActionError(f"tile {tile_id} does not fit on {x},{y} turned that way")
-        first = len(self.events)
-        self._put(tile, rot % 4, (x, y), self.current, -1)
-        return self.events[first:]
+    def _turn_up(self, action: TurnUp) -> Event | None:
+        if self.finished or self.drawn is None or self.turned_up is not None:
+            raise IllegalActionError("no face-down tile can be turned up now")
+        pos = (action.x, action.y)
+        if pos not in self.reserved:
+            raise IllegalActionError(f"square {action.x},{action.y} holds no face-down tile")
+        if not self._key_at(pos):
+            raise IllegalActionError(f"the face-down tile on {action.x},{action.y} does not touch the landscape yet")
+        t = self.reserved.pop(pos)
+        if self.allowed(pos):
+            self.open[pos] = self._key_at(pos)
+        if self.fits(self.tiles[t], pos):
+            self.turned_up = (t, pos)
+            return None
+        self.set_aside.append(t)    # opening a square never makes the tile in hand fit less
+        return Event(f"the turned-up tile {self.tiles[t].id} fits on its square no way and is set aside", "set-aside")
+
+    def _place_turned_up(self, action: PlaceTurnedUp) -> Event | None:
+        if self.turned_up is None:
+            raise IllegalActionError("no turned-up tile is waiting to be laid")
+        t, pos = self.turned_up
+        if (action.x, action.y) != pos:
+            raise IllegalActionError(f"the turned-up tile goes on its own square, {pos[0]},{pos[1]}")
+        if action.rot not in self.fits(self.tiles[t], pos):
+            raise IllegalActionError(f"tile {self.tiles[t].id} does not fit on {pos[0]},{pos[1]} turned that way")
+        self.turned_up = None
+        self._put(self.tiles[t], action.rot, pos, self.current, -1)
+        return self._check_hand()
+
+    def _check_hand(self) -> Event | None:
+        """After the table changed outside a move, the tile in hand may fit nowhere any more."""
+        if self.drawn is not None and not self.can_place_anywhere(self.tiles[self.drawn]):
+            return self._set_aside(self.drawn)
+        return None
 
     # --------------------------------------------------------------- internals
-    def _draw(self) -> None:
-        """Draw the next tile that fits somewhere; set aside those that fit nowhere."""
-        self.drawn = None
-        while self.deck:
-            t = self.deck.pop()
-            if self.can_place_anywhere(self.tiles[t]):
-                self.drawn = t
-                return
-            self.set_aside.append(t)
-        self._final_scoring()
-
     def _put(self, tile: TileType, rot: int, pos: Pos, seat: int | None, follower: int) -> None:
         o = tile.oriented(rot)
         t = len(self.placed)
@@ -555,7 +754,7 @@ class Game:
     def feature_points(self, root: int, final: bool) -> int:
         """What the feature at `root` is worth now: completed (final=False) or at the end."""
         k = self.kind[root]
-        rules = self.setup.inns_cathedrals
+        rules = self.conf.inns_cathedrals
         if k == K_ROAD:
             n = len(self.ftiles[root])
             if rules and self.flags[root] & INN:
@@ -583,11 +782,11 @@ class Game:
         best = max(counts)
         seats = tuple(i for i, c in enumerate(counts) if c == best)
         for s in seats:
-            self.scores[s] += points
+            self.points[s] += points
         if self.record:
             k = self.kind[root]
             bonus = ""
-            if self.setup.inns_cathedrals:
+            if self.conf.inns_cathedrals:
                 if k == K_ROAD and self.flags[root] & INN:
                     bonus = "inn"
                 elif k == K_CITY and self.flags[root] & CATHEDRAL:
@@ -600,13 +799,14 @@ class Game:
             else:
                 tiles = len(self.ftiles[root])
                 squares = self.feature_squares(root)
-            self.events.append(ScoreEvent(
-                k, seats, points, self.turn, final, tiles=tiles,
+            e = ScoreEvent(
+                text="", kind=k, seats=seats, points=points, turn=self.turn, final=final, tiles=tiles,
                 pennants=self.pennants[root] if k == K_CITY else 0,
                 cities=self.field_cities(root) if k == K_FIELD else 0,
-                bonus=bonus, followers=tuple(counts), squares=squares))
+                bonus=bonus, followers=tuple(counts), squares=squares)
+            self.events.append(replace(e, text=e.describe(self.conf.players)))
         else:
-            self.events.append(ScoreEvent(self.kind[root], seats, points, self.turn, final))
+            self.events.append(ScoreEvent(text="", kind=self.kind[root], seats=seats, points=points, turn=self.turn, final=final))
 
     def _complete(self, root: int, seat: int | None) -> None:
         self.done[root] = True
@@ -616,7 +816,7 @@ class Game:
                 self.supply[s] += 1
             self.meeples[root] = ()
             self.occupied.discard(root)
-        if self.setup.goods and seat is not None and self.kind[root] == K_CITY and self.goods[root]:
+        if self.conf.goods and seat is not None and self.kind[root] == K_CITY and self.goods[root]:
             for i, n in enumerate(self.goods[root]):
                 self.tokens[seat][i] += n
 
@@ -631,23 +831,25 @@ class Game:
         for _, g in roots:
             if self.kind[g] == K_FIELD or not self.done[g]:
                 self._award(g, self.feature_points(g, True), True)
-        if self.setup.goods:
+        if self.conf.goods:
             for i, good in enumerate(GOODS):
                 best = max(tok[i] for tok in self.tokens)
                 if best > 0:
                     seats = tuple(s for s in range(self.n) if self.tokens[s][i] == best)
                     for s in seats:
-                        self.scores[s] += 10
-                    self.events.append(ScoreEvent("goods", seats, 10, self.turn, True, bonus=good))
+                        self.points[s] += 10
+                    e = ScoreEvent(text="", kind="goods", seats=seats, points=10, turn=self.turn, final=True, bonus=good)
+                    self.events.append(replace(e, text=e.describe(self.conf.players)) if self.record else e)
 
-    # --------------------------------------------------------------- copies and saves
+    # --------------------------------------------------------------- copies, views, checks
     _MUTABLE = ("deck", "board", "placed", "open", "cloisters", "parent", "size", "kind",
                 "seg_tile", "ports", "ftiles", "pennants", "flags", "goods", "meeples", "adj",
-                "done", "occupied", "scores", "supply", "set_aside", "reserved")
+                "done", "occupied", "points", "supply", "set_aside", "reserved")
 
     def clone(self, history: bool = True) -> "Game":
-        """An independent copy. Without `history` (for simulations) the copy starts with
-        empty event and action lists and records events without their details."""
+        """An independent copy (the setup and the tile types are immutable and shared).
+        Without `history` (for simulations) the copy starts with empty event, move and
+        action lists and records events without their details."""
         g = Game.__new__(Game)
         d = g.__dict__
         d.update(self.__dict__)
@@ -655,37 +857,120 @@ class Game:
             d[name] = d[name].copy()
         g.tokens = [list(t) for t in self.tokens]
         if history:
-            g.events, g.actions = self.events.copy(), self.actions.copy()
+            g.events, g.actions, g.history = self.events.copy(), self.actions.copy(), self.history.copy()
         else:
-            g.events, g.actions, g.record = [], [], False
+            g.events, g.actions, g.history, g.record = [], [], [], False
         return g
 
-    def to_json(self) -> dict:
-        """Setup plus the confirmed moves; a tentative placement is not saved."""
-        return {"setup": self.setup.to_json(), "actions": [list(a) for a in self.actions]}
+    def observation(self, seat: int) -> dict:
+        """Everything is public in Carcassonne: the setup and every action so far (the
+        draws included), plus a summary. The order of the tiles left does not exist."""
+        return {
+            "setup": self.setup,
+            "actions": [self.action_to_json(a) for a in self.history],
+            "to_move": self.current_player(),
+            "tile": None if self.drawn is None else self.tiles[self.drawn].id,
+            "turned_up": None if self.turned_up is None else [self.tiles[self.turned_up[0]].id,
+                                                              *self.turned_up[1]],
+            "tiles_left": {self.tiles[t].id: c for t, c in self.deck.items()},
+            "scores": list(self.points),
+            "followers_left": list(self.supply),
+            "turn": self.turn,
+        }
 
-    @classmethod
-    def from_json(cls, data: dict) -> "Game":
-        if not isinstance(data, dict) or "setup" not in data or not isinstance(data.get("actions"), list):
-            raise SaveError("not a Carcassonne game (it needs a setup and a list of actions)")
-        try:
-            game = cls(Setup.from_json(data["setup"]))
-        except SaveError:
-            raise
-        except StatesideError as e:
-            raise SaveError(f"the Carcassonne setup cannot be played: {e}") from None
-        for i, a in enumerate(data["actions"], 1):
-            try:
-                if not isinstance(a, list) or not all(type(v) is int for v in a):
-                    raise TypeError
-                x, y, rot, seg = a
-                game.apply_action((x, y, rot, seg))
-            except (TypeError, ValueError):
-                raise SaveError(f"Carcassonne save: move {i} is malformed ({a!r})") from None
-            except IllegalActionError as e:
-                raise SaveError(f"Carcassonne save: move {i} cannot be replayed: {e}") from None
-        return game
+    def check_invariants(self) -> None:
+        """Every tile is in exactly one place, every follower on the table or at hand, every
+        point explained by a scoring event, the turn structure consistent."""
+        def fail(what):
+            raise InvariantError(f"Carcassonne: {what}")
 
+        total: Counter = Counter()
+        for name in self.conf.sets:
+            for t in load_tile_set(name).tiles:
+                total[tile_by_id()[t.id].index] += t.count
+        where = Counter(p.tile.index for p in self.placed) + Counter(self.set_aside) + Counter(self.deck)
+        where += Counter(self.reserved.values())
+        for t in ([] if self.drawn is None else [self.drawn]) + ([] if self.turned_up is None else [self.turned_up[0]]):
+            where[t] += 1
+        if where != total:
+            fail(f"tiles not conserved ({sum(where.values())} accounted for, {sum(total.values())} in the game)")
+        if any(c <= 0 for c in self.deck.values()):
+            fail("the stack holds a tile type with no copies")
+        if len(self.board) != len(self.placed) or any(self.board[p.pos] != i for i, p in enumerate(self.placed)):
+            fail("the board and the placed tiles disagree")
+        on_table = [0] * self.n
+        for root in self.occupied:
+            if self.find(root) != root or not self.meeples[root]:
+                fail("a follower is recorded off its feature's root")
+            for s, _ in self.meeples[root]:
+                on_table[s] += 1
+        if [a + b for a, b in zip(self.supply, on_table)] != [self.conf.followers] * self.n or min(self.supply) < 0:
+            fail(f"followers not conserved (at hand {self.supply}, on the table {on_table})")
+        explained = [0] * self.n
+        for e in self.events:
+            for s in e.seats:
+                explained[s] += e.points
+        if explained != self.points:
+            fail(f"scores {self.points} are not the sum of the scoring events {explained}")
+        if len(self.actions) != self.turn or self.current != self.turn % self.n:
+            fail("the turn count and the moves disagree")
+        if self.finished and (self.drawn is not None or self.deck or self.turned_up is not None):
+            fail("the game ended with tiles still to play")
+        if not self.finished and self.drawn is None and not self.deck:
+            fail("a draw is due from an empty stack")
+        if self.turned_up is not None and self.drawn is None:
+            fail("a tile is turned up with no player to lay it")
 
-def new_game(players: Iterable[str], seed: int = 0, **options) -> Game:
-    return Game(Setup(players=list(players), seed=seed, **options))
+    # --------------------------------------------------------------- actions as data and text
+    def action_to_json(self, action) -> Any:
+        if type(action) is tuple:
+            return list(action)
+        if type(action) is Draw:
+            return {"draw": action.tile}
+        if type(action) is TurnUp:
+            return {"turn_up": [action.x, action.y]}
+        if type(action) is PlaceTurnedUp:
+            return {"place_turned_up": [action.x, action.y, action.rot]}
+        raise ValueError(f"{action!r} is not a Carcassonne action")
+
+    def action_from_json(self, data: Any):
+        def ints(v, n, what):
+            if not isinstance(v, list) or len(v) != n or not all(type(i) is int for i in v):
+                raise ValueError(f"{what} needs {n} whole numbers, not {v!r}"[:200])
+            return v
+
+        if isinstance(data, list):
+            return tuple(ints(data, 4, "a move [x, y, rotation, follower]"))
+        if isinstance(data, dict) and len(data) == 1:
+            (key, value), = data.items()
+            if key == "draw":
+                if not isinstance(value, str) or value not in tile_by_id():
+                    raise ValueError(f"{value!r} is not a Carcassonne tile"[:200])
+                return draw(value)
+            if key == "turn_up":
+                return TurnUp(*ints(value, 2, "turning a tile up [x, y]"))
+            if key == "place_turned_up":
+                return PlaceTurnedUp(*ints(value, 3, "laying a turned-up tile [x, y, rotation]"))
+        raise ValueError(f"not a Carcassonne action: {data!r}"[:200])
+
+    def action_to_string(self, action) -> str:
+        names = self.conf.players
+        who = names[self.current]
+        if type(action) is Draw:
+            t = tile_by_id()[action.tile]
+            aside = "" if self.can_place_anywhere(t) else " (it fits nowhere and is set aside)"
+            return f"{who} drew tile {t.id}{aside}"
+        if type(action) is TurnUp:
+            t = self.tiles[self.reserved[(action.x, action.y)]]
+            return f"{who} turned up the face-down tile on square {action.x},{action.y}: tile {t.id}"
+        if type(action) is PlaceTurnedUp:
+            t = self.tiles[self.turned_up[0]]
+            return f"{who} laid the turned-up tile {t.id} on square {action.x},{action.y}{TURNS[action.rot % 4]}"
+        x, y, rot, seg = action
+        tile = self.tiles[self.drawn]
+        if seg == -1:
+            follower = ", without a follower"
+        else:
+            kind = tile.segments[seg].kind
+            follower = ", with a farmer in its field" if kind == K_FIELD else f", with a follower on its {kind}"
+        return f"{who} laid tile {tile.id} on square {x},{y}{TURNS[rot % 4]}{follower}"

@@ -2,14 +2,17 @@
 
 The open table does not use the map of the states: the shared board stays hidden in
 its slot and our own TableView takes the space. The mode is a thin view over the
-engine: it asks what fits where, places what the player clicks, and shows the
-scoring as it happens. Computer seats think in a worker thread on a copy of the
-game and play after a short visible delay.
+engine, driven through a stateside.engine.match.Match: it asks what fits where, keeps
+the tile the player has put down (the preview, turned and moved at will) until the turn
+ends, then hands the engine the whole move, and shows the scoring as it happens.
+Computer seats think in a worker thread on their observation and play after a short
+visible delay.
 """
 from __future__ import annotations
 
 import random
 import threading
+import time
 from html import escape
 
 from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
@@ -19,9 +22,9 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QPushButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget)
 
 from stateside.app.mode import AI_DELAY_MS, GameMode
-from stateside.errors import SaveError, StatesideError
+from stateside.engine.match import AI_PREFIX, HUMAN, Match, seat_rng_seed
+from stateside.errors import IllegalActionError, SaveError, StatesideError
 
-from .ai import make_player
 from .engine import Game, ScoreEvent, Setup
 from .shapes import rotate_point, segment_at, tile_shape
 from .table import TableScene, TableView
@@ -48,17 +51,26 @@ def seat_icon(seats) -> QIcon:
 
 
 class _Thinker(QObject):
-    """Runs a computer player's choice off the GUI thread."""
+    """Runs a computer player's choice off the GUI thread; decided sends (action, ms) or
+    the exception. One choice at a time: a stale one still running is waited for, since
+    a player keeps its own copy of the game between choices."""
     decided = Signal(int, object)
 
-    def think(self, generation: int, bot, game: Game) -> None:
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.busy = threading.Lock()
+
+    def think(self, generation: int, player, seed: str, observation: dict, legal: list) -> None:
         def run():
+            with self.busy:
+                player.rng.seed(seed)
+                start = time.perf_counter()
+                try:
+                    result = (player.choose(observation, legal), (time.perf_counter() - start) * 1000)
+                except Exception as e:     # reported on the GUI thread, never lost
+                    result = e
             try:
-                move = bot.choose(game)
-            except Exception as e:     # reported on the GUI thread, never lost
-                move = e
-            try:
-                self.decided.emit(generation, move)
+                self.decided.emit(generation, result)
             except RuntimeError:       # the window closed while the computer thought
                 pass
         threading.Thread(target=run, daemon=True).start()
@@ -214,7 +226,7 @@ class ScoreBoard(QWidget):
             p.setFont(small)
             p.setPen(QColor("#6b6355"))
             p.drawText(QRectF(34, top + self.ROW / 2, w - 120, self.ROW / 2 - 2), Qt.AlignLeft | Qt.AlignTop,
-                       f"{KINDS[kind]} \u00b7 {supply}/{total} followers")
+                       f"{KINDS.get(kind, 'Computer')} \u00b7 {supply}/{total} followers")
             big = QFont(self.font())
             big.setPointSizeF(self.font().pointSizeF() + 4)
             big.setBold(True)
@@ -244,7 +256,7 @@ class SetupDialog(QDialog):
             name.setMaxLength(16)
             kind = QComboBox()
             kind.addItems([KINDS[k] for k in KIND_KEYS])
-            kind.setCurrentIndex(KIND_KEYS.index(defaults[i]["kind"]))
+            kind.setCurrentIndex(KIND_KEYS.index(defaults[i]["kind"]) if defaults[i]["kind"] in KINDS else 1)
             for w in (name, kind):
                 w.setEnabled(on.isChecked())
                 on.toggled.connect(w.setEnabled)
@@ -286,8 +298,7 @@ class SetupDialog(QDialog):
     def choice(self) -> tuple[Setup, list[dict]]:
         seats = [{"name": name.text().strip() or f"Player {i + 1}", "kind": KIND_KEYS[kind.currentIndex()]}
                  for i, (on, name, kind) in enumerate(self.rows) if on.isChecked()]
-        setup = Setup(players=[s["name"] for s in seats], seed=random.randrange(1 << 30),
-                      followers=self.followers.value(),
+        setup = Setup(players=[s["name"] for s in seats], followers=self.followers.value(),
                       sets=[n for n in SET_NAMES if self.sets[n].isChecked()],
                       inns_cathedrals=self.inns.isChecked(), goods=self.goods.isChecked())
         return setup, seats
@@ -300,9 +311,10 @@ class CarcassonneMode(GameMode):
     def __init__(self, board, parent=None):
         super().__init__(board, parent)
         self.board_slot.hide()        # the open table does not use the map
-        self.game: Game | None = None
-        self.seats: list[dict] = []
-        self.bots: dict[int, object] = {}
+        self.match: Match | None = None
+        self.seats: list[dict] = []        # {"name", "kind"} per seat, kind as in KINDS
+        self.pending: tuple[int, int, int] | None = None   # x, y, rot of the tile put down this turn
+        self.computer_move = None      # a computer's decided (action, ms), on view until its turn ends
         self.rot = 0                   # how the tile in hand is turned
         self.chosen: int | None = None  # follower spot picked on the placed tile
         self.hover: tuple[int, int] | None = None
@@ -319,7 +331,7 @@ class CarcassonneMode(GameMode):
         self.ai_timer = QTimer(self, singleShot=True, timeout=self._computer_think)
         self.show_timer = QTimer(self, singleShot=True, timeout=self._finish_turn)   # a computer's move on view
         self._build()
-        self.start_game(Setup(players=["You", "Computer"], seed=random.randrange(1 << 30)),
+        self.start_game(Setup(players=["You", "Computer"]),
                         [{"name": "You", "kind": "human"}, {"name": "Computer", "kind": "easy"}])
 
     # ---------------------------------------------------------------- layout
@@ -435,15 +447,35 @@ class CarcassonneMode(GameMode):
         return label
 
     # ---------------------------------------------------------------- games
-    def start_game(self, setup: Setup, seats: list[dict], game: Game | None = None) -> None:
+    @property
+    def game(self) -> Game | None:
+        return self.match.state if self.match is not None else None
+
+    def start_game(self, setup: Setup, seats: list[dict], seed: int | None = None) -> None:
+        """A new match; `seed` decides its draws and the computers' choices (random when None)."""
+        specs = [HUMAN if s["kind"] == HUMAN else AI_PREFIX + s["kind"] for s in seats]
+        seed = random.randrange(1 << 30) if seed is None else seed
+        self.start_match(Match(Game, specs, seed, setup.to_json()))
+
+    def start_match(self, match: Match) -> None:
+        self.match = match
+        self.seats = [{"name": name, "kind": spec[len(AI_PREFIX):] if spec.startswith(AI_PREFIX) else spec}
+                      for name, spec in zip(match.names, match.seats)]
+        self._show_match()
+        self.view.show_all(self._target_squares())
+        if self.active:
+            self._announce()
+        self._next_turn()
+        self.changed.emit()
+
+    def _show_match(self) -> None:
+        """Draw the match afresh (a new game, a loaded one, or after an undo)."""
         self.generation += 1
         self.ai_timer.stop()
         self.show_timer.stop()
         self.thinking = False
-        self.game = game or Game(setup)
-        self.seats = seats
-        self.bots = {i: make_player(s["kind"], seed=self.game.setup.seed + i)
-                     for i, s in enumerate(seats) if s["kind"] != "human"}
+        self.match.resolve_chance()
+        self.pending = self.computer_move = None
         self.rot = 0
         self.chosen = None
         self.table.clear()
@@ -451,44 +483,50 @@ class CarcassonneMode(GameMode):
         for e in self.game.events:
             self._log_event(e)
         self.refresh()
-        self.view.show_all(self._target_squares())
-        if self.active:
-            self._announce()
-        self._next_turn()
-        self.changed.emit()
 
     def new_game(self) -> None:
-        dialog = SetupDialog(self.seats, self.game.setup if self.game else None, self)
+        dialog = SetupDialog(self.seats, self.game.conf if self.game else None, self)
         if dialog.exec() == QDialog.Accepted:
             setup, seats = dialog.choice()
             try:
                 self.start_game(setup, seats)
-            except StatesideError as e:
+            except (ValueError, StatesideError) as e:
                 self.status.emit(str(e))
 
     def save_state(self) -> dict | None:
-        if self.game is None:
-            return None
-        return {"game": self.game.to_json(), "seats": [dict(s) for s in self.seats]}
+        return None if self.match is None else self.match.to_json()
 
     def load_state(self, state: dict) -> None:
-        if not isinstance(state, dict) or not isinstance(state.get("seats"), list):
-            raise SaveError("not a Carcassonne save (no seats)")
-        game = Game.from_json(state.get("game"))
-        seats = []
-        for i, s in enumerate(state["seats"]):
-            if not isinstance(s, dict) or s.get("kind") not in KINDS:
-                raise SaveError(f"Carcassonne save: seat {i + 1} is malformed")
-            seats.append({"name": str(s.get("name", f"Player {i + 1}")), "kind": s["kind"]})
-        if len(seats) != game.n:
-            raise SaveError(f"Carcassonne save: {len(seats)} seats for {game.n} players")
-        self.start_game(game.setup, seats, game)
+        if not isinstance(state, dict) or state.get("game") != self.game_id:
+            raise SaveError("not a Carcassonne save")
+        match = Match.from_json(state, "the Carcassonne save")
+        if any(spec != HUMAN and spec[len(AI_PREFIX):] not in KINDS for spec in match.seats):
+            raise SaveError(f"the Carcassonne save has seats this table does not offer: {', '.join(match.seats)}")
+        self.start_match(match)
+
+    def _undo_point(self) -> int | None:
+        """Where the person who acted last may take their move back: only while nobody
+        else has acted since (the match's fair undo)."""
+        m = self.match
+        seat = next((e.seat for e in reversed(m.log) if e.seat >= 0), None) if m else None
+        return m.fair_undo_point(seat) if seat is not None and m.is_human(seat) else None
 
     def can_undo(self) -> bool:
-        return bool(self.game and self.game.pending is not None and self._human_to_move())
+        return bool(self.pending is not None and self._human_to_move()) or self._undo_point() is not None
 
     def undo(self) -> None:
-        self.take_back()
+        """Take back the tile put down this turn; with none, the last move of the person
+        who moved last, while nobody else has moved since."""
+        if self.pending is not None and self._human_to_move():
+            self.take_back()
+            return
+        n = self._undo_point()
+        if n is None:
+            return
+        self.match.undo_to(n)
+        self._show_match()
+        self._announce()
+        self.changed.emit()
 
     def on_activate(self) -> None:
         self.active = True
@@ -504,10 +542,10 @@ class CarcassonneMode(GameMode):
         if g.finished:
             self.status.emit(self.turn_label.text() + ". Game \u2192 New game starts another.")
         elif self._human_to_move():
-            self.status.emit(f"{g.setup.players[g.current]} to play: click a gold square to place the tile "
+            self.status.emit(f"{g.names[g.current]} to play: click a gold square to place the tile "
                              "(R or the wheel turns it). Help \u2192 Rules explains the game.")
         else:
-            self.status.emit(f"{g.setup.players[g.current]} (the computer) is playing.")
+            self.status.emit(f"{g.names[g.current]} (the computer) is playing.")
 
     def on_deactivate(self) -> None:
         self.active = False
@@ -522,33 +560,42 @@ class CarcassonneMode(GameMode):
     # ---------------------------------------------------------------- turn flow
     def _human_to_move(self) -> bool:
         g = self.game
-        return bool(g and not g.finished and self.seats[g.current]["kind"] == "human")
+        return bool(g and g.current_player() >= 0 and self.match.is_human(g.current))
 
     def _next_turn(self) -> None:
         g = self.game
         if g is None or g.finished or not self.active or self.thinking:
             return
-        if not self._human_to_move() and not self.ai_timer.isActive() and g.pending is None:
+        if not self._human_to_move() and not self.ai_timer.isActive() and self.computer_move is None:
             self.ai_timer.start(self.ai_delay_ms)
 
     def _computer_think(self) -> None:
         g = self.game
         if g is None or g.finished or self._human_to_move() or not self.active:
             return
+        m = self.match
+        seat = g.current
         self.thinking = True
         self.refresh()
-        self.thinker.think(self.generation, self.bots[g.current], g.clone(history=False))
+        # What Match.decide does, with the choice itself off the GUI thread.
+        self.thinker.think(self.generation, m.players[seat], seat_rng_seed(m.seed, seat, len(m.log)),
+                           g.observation(seat), g.legal_actions(seat))
 
-    def _computer_decided(self, generation: int, move) -> None:
+    def _computer_decided(self, generation: int, result) -> None:
         if generation != self.generation:
             return
         self.thinking = False
-        if isinstance(move, Exception):
-            self.status.emit(f"The computer player failed: {move}")
+        if isinstance(result, Exception):
+            self.status.emit(f"The computer player failed: {result}")
             return
-        x, y, rot, seg = move
-        self.game.place(x, y, rot)
+        action, ms = result
+        if type(action) is not tuple:      # not a tile from the hand: nothing to show first
+            self._play(action, ms)
+            return
+        x, y, rot, seg = action
+        self.pending = (x, y, rot)
         self.chosen = seg if seg >= 0 else None
+        self.computer_move = result
         self.refresh()
         # Let people see the tile and follower before the turn ends.
         self.show_timer.start(self.ai_delay_ms)
@@ -557,23 +604,21 @@ class CarcassonneMode(GameMode):
         g = self.game
         if not self._human_to_move():
             return
-        if g.pending is not None:
+        if self.pending is not None:
             # Turn the placed tile in place, among the ways it fits there.
-            x, y, rot = g.pending
+            x, y, rot = self.pending
             fits = g.fits(g.tiles[g.drawn], (x, y))
             if len(fits) < 2:
                 self.status.emit("The tile fits this square only one way.")
                 return
             i = fits.index(rot)
             new = fits[(i + step) % len(fits)]
-            g.undo_placement()
-            g.place(x, y, new)
+            self.place_tile(x, y, new)
             self.rot = new
-            self.chosen = None
         else:
             self.rot = (self.rot + step) % 4
         self.refresh()
-        if g.pending is None and self.hover is not None:
+        if self.pending is None and self.hover is not None:
             self._hovered(*self.hover, QPointF())
 
     def _clicked(self, x: int, y: int, point: QPointF) -> None:
@@ -583,8 +628,8 @@ class CarcassonneMode(GameMode):
                 self.status.emit(f"{self.seats[g.current]['name']} is playing; wait for your turn.")
             return
         tile = g.tiles[g.drawn]
-        if g.pending is not None:
-            px, py, prot = g.pending
+        if self.pending is not None:
+            px, py, prot = self.pending
             options = g.follower_options(px, py, prot)
             seg = self.table.segment_under(tile, prot, (px, py), point, options)
             if seg is not None:
@@ -595,10 +640,7 @@ class CarcassonneMode(GameMode):
                 self.status.emit(self._why_no_follower(tile, prot, (px, py), point))
                 return
             # A click on another square moves the tile there.
-            if g.fits(tile, (x, y)):
-                g.undo_placement()
-                self.chosen = None
-            else:
+            if not g.fits(tile, (x, y)):
                 return
         fits = g.fits(tile, (x, y))
         if not fits:
@@ -612,11 +654,17 @@ class CarcassonneMode(GameMode):
         if self.rot not in fits:
             # Turn it to the nearest way that fits, clockwise.
             self.rot = next(r for r in ((self.rot + k) % 4 for k in range(4)) if r in fits)
-        g.place(x, y, self.rot)
-        self.chosen = None
+        self.place_tile(x, y, self.rot)
         self.table.hide_preview()
         self.refresh()
         self.changed.emit()
+
+    def place_tile(self, x: int, y: int, rot: int) -> None:
+        """Put the tile in hand down on x, y turned `rot`, for now: the view keeps it (moved,
+        turned or taken back at will) until the turn ends and the engine gets the move."""
+        self.game.check_placement(x, y, rot)
+        self.pending = (x, y, rot)
+        self.chosen = None
 
     def _why_no_follower(self, tile, rot, pos, point) -> str:
         seg = segment_at(tile, rot, self.table.local_point(point))
@@ -635,7 +683,7 @@ class CarcassonneMode(GameMode):
             self.table.hide_preview()
             return
         tile = g.tiles[g.drawn]
-        if g.pending is None:
+        if self.pending is None:
             if self.hover is None or (x, y) in g.board or not g.fits(tile, (x, y)) and (x, y) not in g.open:
                 self.table.hide_preview()
                 return
@@ -643,23 +691,23 @@ class CarcassonneMode(GameMode):
         else:
             seg = None
             if x != OFF:
-                px, py, prot = g.pending
+                px, py, prot = self.pending
                 options = g.follower_options(px, py, prot)
                 seg = self.table.segment_under(tile, prot, (px, py), point, options)
             if seg != self.hover_seg:
-                self.hover_seg, self._hover_on = seg, g.pending
+                self.hover_seg, self._hover_on = seg, self.pending
                 self._show_claim()
 
     def feature_note(self, seg: int) -> tuple[str, tuple]:
         """What a follower on segment `seg` of the placed tile would claim: a sentence and
         the squares of the whole feature, as it will be once the tile is down."""
         g = self.game
-        if self._notes_for != (g.turn, g.pending):
-            self._notes, self._notes_for = {}, (g.turn, g.pending)
+        if self._notes_for != (g.turn, self.pending):
+            self._notes, self._notes_for = {}, (g.turn, self.pending)
         if seg not in self._notes:
-            x, y, _ = g.pending
+            x, y, rot = self.pending
             after = g.clone(history=False)
-            after.confirm(-1)
+            after.apply_action((x, y, rot, -1))
             root = after.find(after.placed[after.board[(x, y)]].base + seg)
             kind = after.kind[root]
             squares = after.feature_squares(root)
@@ -691,25 +739,25 @@ class CarcassonneMode(GameMode):
             self.hand.show_tile(None, 0, "game over")
             return
         tile = g.tiles[g.drawn]
-        if g.pending is None:
+        if self.pending is None:
             self.hand.show_tile(tile, self.rot)
             return
         human = self._human_to_move()
-        spots = g.follower_options(*g.pending) if human else [s for s in [self.chosen] if s is not None]
-        self.hand.show_tile(tile, g.pending[2], seat=g.current, spots=spots, chosen=self.chosen,
+        spots = g.follower_options(*self.pending) if human else [s for s in [self.chosen] if s is not None]
+        self.hand.show_tile(tile, self.pending[2], seat=g.current, spots=spots, chosen=self.chosen,
                             hover=self.hover_seg if human else None)
 
     def _show_claim(self) -> None:
         """Outline the feature the hovered (or chosen) follower spot claims, and say what it is."""
         g = self.game
-        if g is not None and self._hover_on != g.pending:    # the tile moved or turned under the pointer
+        if g is not None and self._hover_on != self.pending:    # the tile moved or turned under the pointer
             self.hover_seg = None
         seg = self.hover_seg if self.hover_seg is not None else self.chosen
-        if g is None or g.pending is None or seg is None or not self._human_to_move():
+        if g is None or self.pending is None or seg is None or not self._human_to_move():
             self.table.show_segment(None, 0, None, None)
             self.table.show_reach(())
         else:
-            x, y, rot = g.pending
+            x, y, rot = self.pending
             tile = g.tiles[g.drawn]
             self.table.show_segment(tile, rot, (x, y), seg)
             self.table.show_reach(self.feature_note(seg)[1])
@@ -717,13 +765,13 @@ class CarcassonneMode(GameMode):
         self._set_hint()
 
     def _hand_hovered(self, seg) -> None:
-        if self.game is not None and self.game.pending is not None and seg != self.hover_seg:
-            self.hover_seg, self._hover_on = seg, self.game.pending
+        if self.game is not None and self.pending is not None and seg != self.hover_seg:
+            self.hover_seg, self._hover_on = seg, self.pending
             self._show_claim()
 
     def _hand_clicked(self, seg: int) -> None:
         g = self.game
-        if g is None or g.pending is None or not self._human_to_move():
+        if g is None or self.pending is None or not self._human_to_move():
             return
         self.chosen = None if self.chosen == seg else seg
         self.refresh()
@@ -733,10 +781,10 @@ class CarcassonneMode(GameMode):
         g = self.game
         if not self._human_to_move():
             return
-        if g.pending is None:
+        if self.pending is None:
             self.status.emit("Place the tile first: click a highlighted square.")
             return
-        order = [None] + g.follower_options(*g.pending)
+        order = [None] + g.follower_options(*self.pending)
         if len(order) == 1:
             self.status.emit("No follower can go on this tile.")
             return
@@ -746,40 +794,49 @@ class CarcassonneMode(GameMode):
         self.refresh()
 
     def take_back(self) -> None:
-        g = self.game
-        if g is None or g.pending is None or not self._human_to_move():
+        if self.pending is None or not self._human_to_move():
             return
-        g.undo_placement()
+        self.pending = None
         self.chosen = None
         self.refresh()
         self.changed.emit()
 
     def confirm_turn(self) -> None:
-        g = self.game
-        if g is None or g.pending is None or not self._human_to_move():
-            if g is not None and g.pending is None and self._human_to_move():
+        if self.pending is None or not self._human_to_move():
+            if self.game is not None and self.pending is None and self._human_to_move():
                 self.status.emit("Place the tile first: click a highlighted square.")
             return
         self._finish_turn()
 
     def _finish_turn(self) -> None:
-        g = self.game
-        seat = g.current
+        """End the turn on view: the computer's decided move, or the person's tile and follower."""
+        if self.computer_move is not None:
+            self._play(*self.computer_move)
+        else:
+            x, y, rot = self.pending
+            self._play((x, y, rot, -1 if self.chosen is None else self.chosen))
+
+    def _play(self, action, ms: float | None = None) -> None:
+        """Hand the engine one whole action, then draw the next tile (chance)."""
+        m = self.match
+        seat = m.state.current
         try:
-            events = g.confirm(-1 if self.chosen is None else self.chosen)
-        except StatesideError as e:
+            entries = [m.apply(action, ms)]
+        except IllegalActionError as e:
             self.status.emit(str(e))
             return
+        entries += m.resolve_chance()
+        self.pending = self.computer_move = None
         self.chosen = None
         self.rot = 0
+        events = [e for entry in entries for e in entry.events]
         for e in events:
-            self._log_event(e)
-            if e.squares:
-                self.table.flash(e.squares, QColor(SEAT_COLOURS[e.seats[0]]) if e.seats else QColor("#ffb300"))
-        if events:
-            self.status.emit("; ".join(e.describe(g.setup.players) for e in events[-3:]))
-        elif seat is not None:
-            self.status.emit(f"{g.setup.players[seat]} placed a tile.")
+            if isinstance(e, ScoreEvent):
+                self._log_event(e)
+                if e.squares:
+                    self.table.flash(e.squares, QColor(SEAT_COLOURS[e.seats[0]]) if e.seats else QColor("#ffb300"))
+        said = [e.text for e in events if e.text]
+        self.status.emit("; ".join(said[-3:]) if said else f"{m.names[seat]} placed a tile.")
         self.refresh()
         self.view.ensure_shown(self._target_squares())
         self.changed.emit()
@@ -796,14 +853,14 @@ class CarcassonneMode(GameMode):
         g = self.game
         if g is None:
             return
-        names = g.setup.players
+        names = g.names
         self.table.sync_tiles(g.placed)
         self.table.sync_followers([(seat, pos, g.placed[g.board[pos]].tile, g.placed[g.board[pos]].rot, seg)
                                    for seat, pos, seg in g.followers_on_board()])
         human = self._human_to_move()
         tile = g.tiles[g.drawn] if g.drawn is not None else None
-        if g.pending is not None and tile is not None:
-            x, y, rot = g.pending
+        if self.pending is not None and tile is not None:
+            x, y, rot = self.pending
             self.table.px_per_unit = self.view.transform().m11()
             options = g.follower_options(x, y, rot) if human else []
             shown = options if human else ([self.chosen] if self.chosen is not None else [])
@@ -824,7 +881,7 @@ class CarcassonneMode(GameMode):
         self.tiles_label.setText(f"{left} tile{'s' * (left != 1)} left to draw"
                                  + (f"\n{len(g.set_aside)} set aside" if g.set_aside else ""))
         if g.finished:
-            best = max(g.scores)
+            best = max(g.points)
             win = [names[i] for i in g.winners()]
             self.turn_label.setText(("Game over: " + " and ".join(win) + (" win" if len(win) > 1 else " wins")
                                      + f" with {best} points"))
@@ -838,16 +895,16 @@ class CarcassonneMode(GameMode):
             self.table.show_last(g.actions[-1][:2], QColor(SEAT_COLOURS[(g.turn - 1) % g.n]))
         else:
             self.table.show_last(None)
-        if g.pending is None:
+        if self.pending is None:
             self.hover_seg = None
             self._set_hint()
         else:
             self._show_claim()
         self.btn_left.setEnabled(human)
         self.btn_right.setEnabled(human)
-        self.btn_confirm.setEnabled(human and g.pending is not None)
-        self.btn_back.setEnabled(human and g.pending is not None)
-        rows = [(names[i], self.seats[i]["kind"], g.scores[i], g.supply[i], g.setup.followers) for i in range(g.n)]
+        self.btn_confirm.setEnabled(human and self.pending is not None)
+        self.btn_back.setEnabled(human and self.pending is not None)
+        rows = [(names[i], self.seats[i]["kind"], g.points[i], g.supply[i], g.conf.followers) for i in range(g.n)]
         self.scoreboard.set_rows(rows, -1 if g.finished else g.current, g.winners() if g.finished else [])
 
     def _set_hint(self) -> None:
@@ -857,17 +914,17 @@ class CarcassonneMode(GameMode):
             self.hint.setText(self._breakdown() + "<span style='color:#6b6355'>Every scoring is in the list "
                               "below; click one to see it on the table.</span>")
             return
-        who = escape(g.setup.players[g.current])
+        who = escape(g.names[g.current])
         tile = g.tiles[g.drawn]
         if not self._human_to_move():
-            if g.pending is None:
+            if self.pending is None:
                 self.hint.setText(f"{who} is thinking\u2026")
             elif self.chosen is not None:
                 kind = FEATURE_WORDS[tile.segments[self.chosen].kind]
                 self.hint.setText(f"{who} places the tile framed in gold, with a follower on the {kind}.")
             else:
                 self.hint.setText(f"{who} places the tile framed in gold, without a follower.")
-        elif g.pending is None:
+        elif self.pending is None:
             self.hint.setText("Click a highlighted square to place the tile. Solid gold: it fits turned as "
                               "shown; dashed: it fits turned another way. Turn it with R, the wheel or the buttons.")
         elif self.hover_seg is not None and self.hover_seg != self.chosen:
@@ -877,7 +934,7 @@ class CarcassonneMode(GameMode):
             note = self.feature_note(self.chosen)[0]
             self.hint.setText(f"Your follower goes on {note} Click it again to take it off. "
                               "Enter ends the turn; Backspace takes the tile back.")
-        elif g.follower_options(*g.pending):
+        elif g.follower_options(*self.pending):
             self.hint.setText("Point at a pale follower (on the table or the large tile above) to see what it "
                               "would claim; click one to put it there, "
                               "or end the turn without one (Enter). Backspace takes the tile back; R turns it.")
@@ -889,7 +946,7 @@ class CarcassonneMode(GameMode):
         """A small table of each player's points by kind of feature, for the end of the game."""
         g = self.game
         kinds = [("road", "Roads"), ("city", "Cities"), ("cloister", "Cloisters"), ("field", "Fields")]
-        if g.setup.goods:
+        if g.conf.goods:
             kinds.append(("goods", "Goods"))
         per = [dict.fromkeys((k for k, _ in kinds), 0) for _ in range(g.n)]
         for e in g.events:
@@ -899,13 +956,13 @@ class CarcassonneMode(GameMode):
         rows = ["<tr><td></td>" + "".join(cell.format(f"<i>{w}</i>") for _, w in kinds)
                 + cell.format("<i>Total</i>") + "</tr>"]
         for i in range(g.n):
-            rows.append(f"<tr><td>{escape(g.setup.players[i])}</td>"
+            rows.append(f"<tr><td>{escape(g.names[i])}</td>"
                         + "".join(cell.format(per[i][k]) for k, _ in kinds)
-                        + cell.format(f"<b>{g.scores[i]}</b>") + "</tr>")
+                        + cell.format(f"<b>{g.points[i]}</b>") + "</tr>")
         return "<table cellspacing='0'>" + "".join(rows) + "</table>"
 
     def _log_event(self, e: ScoreEvent) -> None:
-        names = self.game.setup.players
+        names = self.game.names
         when = "End" if e.final else f"Turn {e.turn + 1}"
         item = QListWidgetItem(f"{when} \u00b7 {e.describe(names)}")
         item.setData(Qt.UserRole, list(e.squares))
@@ -970,7 +1027,9 @@ pig are not part of this version.</p>
 <tr><td><b>R</b> / <b>Shift+R</b>, mouse wheel</td><td>turn the tile clockwise / the other way</td></tr>
 <tr><td><b>Space</b></td><td>step the follower through the free spots of the placed tile</td></tr>
 <tr><td><b>Enter</b></td><td>end the turn</td></tr>
-<tr><td><b>Backspace</b>, <b>Esc</b>, <b>Ctrl+Z</b></td><td>take the placed tile back (before the turn ends)</td></tr>
+<tr><td><b>Backspace</b>, <b>Esc</b></td><td>take the placed tile back (before the turn ends)</td></tr>
+<tr><td><b>Ctrl+Z</b></td><td>the same; with no tile placed, take back your last move while nobody else
+has moved since</td></tr>
 <tr><td><b>F</b></td><td>show the whole table</td></tr>
 <tr><td><b>+</b> / <b>-</b>, Ctrl+wheel</td><td>zoom in / out; drag to move the table</td></tr>
 </table>

@@ -9,6 +9,8 @@ GAME = GameInfo(
             "population or colour. First to 10 cards wins.",
     players="1 person against 1-5 computers, or 2 people sharing the keyboard",
     mode="stateside.games.scrambled_states.mode:ScrambledStatesMode",
-    selfplay="stateside.games.scrambled_states.selfplay:play_game",
+    rules="stateside.games.scrambled_states.rules:ScrambledStates",
+    ai="stateside.games.scrambled_states.ai:make_player",
+    legacy_save="stateside.games.scrambled_states.legacy:legacy_save",
     order=30,
 )

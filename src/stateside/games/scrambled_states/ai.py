@@ -20,7 +20,10 @@ easy while still losing about one card in five to it, has a real contest with me
 and loses to hard most games while taking about a third of the cards; a quick person
 (typically 1.2 s) still finds hard a fair fight.
 
-The plan is made with the player's own random.Random, so self-play is reproducible.
+A player sees only its observation and its legal actions (stateside.engine.protocol).
+The clock asks it at every step what it means to do (`react`); it plans once per round
+from the table it sees and keeps that plan for the round, so being asked again changes
+nothing. Its randomness comes from self.rng, which the match seeds per decision point.
 """
 from __future__ import annotations
 
@@ -28,9 +31,9 @@ import math
 import random
 from dataclasses import dataclass
 
-from stateside.games.scrambled_states.rules import (
-    Action, ScrambledStates, card_matches, no_match, shared_features, slap,
-)
+from stateside.engine.protocol import Player
+from stateside.games.scrambled_states.cards import load_cards
+from stateside.games.scrambled_states.rules import Action, card_matches, no_match, shared_features, slap
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,7 @@ LEVELS = {
     "hard": Level("hard", 800, 1200, 4000, 0.35, 0.03),
 }
 
-# Simulated people, for tuning the levels in self-play ("person:casual"), not for play:
+# Simulated people, for tuning the levels in self-play ("ai:casual"), not for play:
 # "a person reacts in about 1-3 s" read as a casual player typically taking 1.8 s.
 PEOPLE = {
     "slow": Level("slow", 700, 2700, 12000, 0.40, 0.08),
@@ -93,35 +96,35 @@ def _delay(level: Level, kind: str, rng: random.Random) -> int:
     return round(min(max(d, level.min_ms), level.max_ms))
 
 
-class ComputerPlayer:
-    """A computer opponent of one level; `plan` it once per round, when the die lands."""
+class ComputerPlayer(Player):
+    """A computer opponent of one level (or a simulated person): one plan per round."""
 
-    def __init__(self, seat: int, level: str | Level, seed: int):
-        if isinstance(level, str):
-            if level not in LEVELS:
-                raise ValueError(f"unknown level {level!r} (one of {', '.join(LEVELS)})")
-            level = LEVELS[level]
-        self.seat = seat
+    def __init__(self, seat: int, level: Level, rng: random.Random):
+        super().__init__(seat, rng)
         self.level = level
-        self.rng = random.Random(seed)
+        self.cards = load_cards()
+        self._round: tuple | None = None     # the round the cached plan is for
+        self._plan: Plan | None = None
 
-    def plan(self, game: ScrambledStates, start: int | None = None) -> Plan | None:
-        """The action for the current round, or None when it may not act (barred, game over).
-        `start` is when it begins looking (default: when the die lands)."""
-        r = game.round
-        if game.over or r is None or game.is_barred(self.seat):
+    def plan(self, obs: dict, start: int | None = None) -> Plan | None:
+        """The action for the current round, or None when it may not act (barred, game
+        over, the die still rolling). `start` is when it begins looking (default: when
+        the die lands, or when it may look again after someone's buzzer)."""
+        r = obs["round"]
+        if r is None or obs["phase"] not in ("open", "closing") or self.seat in r["barred"]:
             return None
-        start = max(r.reveal_at if start is None else start, game.now)
-        cards = game.cards
-        center = cards[r.center]
-        table = game.face_up_cards()
-        found = game.matching_cards()
-        if r.face == "hand":
+        start = max(r["open_since"] if start is None else start, obs["now"])
+        cards = self.cards
+        center = cards[r["center"]]
+        table = [c for c in obs["face_up"] if c]
+        face = r["face"]
+        found = [r["center"]] if face == "hand" else [c for c in table if card_matches(center, cards[c], face)]
+        if face == "hand":
             kind = "hand"
         elif not found:
             kind = "none"
         else:
-            kind = "two" if r.face == "two" else ("many" if len(found) >= 3 else "few")
+            kind = "two" if face == "two" else ("many" if len(found) >= 3 else "few")
         t = start + _delay(self.level, kind, self.rng)
 
         if self.rng.random() < self.level.error_rate:
@@ -132,49 +135,51 @@ class ComputerPlayer:
             if near:
                 return Plan(t, slap(self.seat, self.rng.choice(near), t), True)
         if kind == "hand":
-            return Plan(t, slap(self.seat, r.center, t), False)
+            return Plan(t, slap(self.seat, r["center"], t), False)
         if kind == "none":
             return Plan(t, no_match(self.seat, t), False)
         return Plan(t, slap(self.seat, self.rng.choice(found), t), False)
 
+    def _round_plan(self, obs: dict) -> Plan | None:
+        """This round's plan, made the first time it is asked (the same table, the same
+        plan). Its moment fell while someone held the buzzer: it looks again from the
+        buzzer's release, as a person would."""
+        r = obs["round"]
+        key = (r["number"], r["reveal_at"], r["center"], r["face"], tuple(obs["face_up"]))
+        if key != self._round:
+            self._round, self._plan = key, self.plan(obs)
+        elif self._plan is not None and self._plan.t < r["open_since"]:
+            self._plan = self.plan(obs)
+        return self._plan
 
-class RandomPlayer:
-    """Slaps anything (any card, the center card or No Match) at a random moment."""
-
-    def __init__(self, seat: int, seed: int):
-        self.seat = seat
-        self.rng = random.Random(seed)
-
-    def plan(self, game: ScrambledStates, start: int | None = None) -> Plan | None:
-        r = game.round
-        if game.over or r is None or game.is_barred(self.seat):
+    def react(self, observation: dict, legal, now: int) -> tuple[int, Action] | None:
+        """(time, action stamped with it) for its one action this round, or None."""
+        r = observation["round"]
+        if not legal or r is None or any(a[1] == self.seat for a in r["actions"]):
+            return None   # one action a round: after a slip, or a slap too late, it waits
+        plan = self._round_plan(observation)
+        if plan is None:
             return None
-        t = max(r.reveal_at if start is None else start, game.now) + self.rng.randint(1000, 6000)
-        options = game.face_up_cards() + [r.center, None]
-        pick = self.rng.choice(options)
-        action = no_match(self.seat, t) if pick is None else slap(self.seat, pick, t)
-        return Plan(t, action, not _is_right(game, action))
+        t = max(plan.t, now)
+        a = plan.action
+        if Action(a.kind, a.player, now, a.card) not in legal:
+            return None
+        return t, Action(a.kind, a.player, t, a.card)
+
+    def choose(self, observation: dict, legal):
+        """What it means to do this round, done at once."""
+        plan = self._round_plan(observation) if observation["round"] else None
+        now = observation["now"]
+        if plan is not None and (a := Action(plan.action.kind, self.seat, now, plan.action.card)) in legal:
+            return a
+        return legal[0]
 
 
-def _is_right(game: ScrambledStates, action: Action) -> bool:
-    r = game.round
-    center = game.cards[r.center]
-    if action.kind == "no-match":
-        return r.face != "hand" and not game.matching_cards()
-    if r.face == "hand":
-        return action.card == r.center
-    return action.card != r.center and card_matches(center, game.cards[action.card], r.face)
-
-
-def make_player(spec: str, seat: int, seed: int):
-    """A player from a spec: "random", "ai:<level>", or "person:<slow|casual|quick>" (a
-    simulated person, to measure how the levels fare against people)."""
-    if spec == "random":
-        return RandomPlayer(seat, seed)
-    if spec.startswith("ai:"):
-        return ComputerPlayer(seat, spec[3:], seed)
-    if spec.startswith("person:"):
-        if spec[7:] not in PEOPLE:
-            raise ValueError(f"unknown simulated person {spec!r} (person:{', person:'.join(PEOPLE)})")
-        return ComputerPlayer(seat, PEOPLE[spec[7:]], seed)
-    raise ValueError(f"unknown player {spec!r} (use random, ai:easy, ai:medium, ai:hard or person:casual)")
+def make_player(level: str, seat: int, rng: random.Random) -> ComputerPlayer:
+    """A computer player of a level (easy, medium, hard), or a simulated person (slow,
+    casual, quick) to measure how the levels fare against people in self-play."""
+    if level in LEVELS:
+        return ComputerPlayer(seat, LEVELS[level], rng)
+    if level in PEOPLE:
+        return ComputerPlayer(seat, PEOPLE[level], rng)
+    raise ValueError(f"unknown level {level!r} (one of {', '.join([*LEVELS, *PEOPLE])})")

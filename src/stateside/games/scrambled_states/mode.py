@@ -1,10 +1,12 @@
-"""Scrambled States on the shared map: a thin real-time view over the rules engine.
+"""Scrambled States on the shared map: a thin real-time view over a Match.
 
-The view keeps one clock (a QElapsedTimer, in game milliseconds) and hands every
-click and key press to the engine with that time stamp. Computer players plan their
-slap when the die lands; a single-shot QTimer wakes the view at the next planned slap
-or engine deadline (die landing, tie window, buzzer, round limit). The engine decides
-who wins; the view only draws what it says.
+The view keeps one clock (a QElapsedTimer, in game milliseconds). Time, the computers'
+slaps and the engine's deadlines (die landing, tie window, buzzer, round limit) reach
+the game through stateside.engine.clock.next_step up to the wall clock's game time; a
+click or key press lets time pass to that moment and then applies the person's action,
+all through the match, whose log is the game. A single-shot QTimer wakes the view at
+the next planned slap or deadline. The engine decides who wins; the view only draws
+what it says.
 """
 from __future__ import annotations
 
@@ -19,14 +21,16 @@ from PySide6.QtWidgets import (
 )
 
 from stateside.app.mode import GameMode
+from stateside.engine.clock import next_step
+from stateside.engine.match import Match
 from stateside.errors import IllegalActionError, SaveError
-from stateside.games.scrambled_states.ai import LEVELS, ComputerPlayer, Plan
+from stateside.games.scrambled_states.ai import LEVELS
 from stateside.games.scrambled_states.cards import load_cards
 from stateside.games.scrambled_states.painting import (
     paint_caption, paint_card, paint_card_back, paint_die, paint_empty_slot,
 )
 from stateside.games.scrambled_states.rules import (
-    FACE_NAMES, FACE_UP, ScrambledStates, Seat, Settings, buzz, no_match, slap,
+    FACE_NAMES, FACE_UP, ScrambledStates, Settings, buzz, no_match, slap,
 )
 
 COMPUTER_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eli")
@@ -310,21 +314,22 @@ class SetupDialog(QDialog):
                 "level": self.level.currentData(), "target": self.target.value()}
 
 
-def build_settings(choice: dict) -> Settings:
-    """Seats for a setup choice: people first, then the computers."""
+def build_match(choice: dict, seed: int) -> Match:
+    """A new match for a setup choice: people first, then the computers."""
     levels = list(LEVELS)
-    seats: list[Seat] = []
     if choice.get("party"):
-        seats += [Seat(f"Player {i + 1} ({BUZZER_LABELS[i]})", "human") for i in range(2)]
+        names, seats = [f"Player {i + 1} ({BUZZER_LABELS[i]})" for i in range(2)], ["human", "human"]
     else:
-        seats.append(Seat("You", "human"))
+        names, seats = ["You"], ["human"]
     for i in range(choice.get("computers", 1)):
         level = choice.get("level", "easy")
         if level == "mixed":
             level = levels[i % len(levels)]
-        seats.append(Seat(f"{COMPUTER_NAMES[i]} ({level})", f"ai:{level}"))
-    return Settings(tuple(seats), target=choice.get("target", 10),
-                    buzzer_seats=(0, 1) if choice.get("party") else ())
+        names.append(f"{COMPUTER_NAMES[i]} ({level})")
+        seats.append(f"ai:{level}")
+    settings = Settings(tuple(names), target=choice.get("target", 10),
+                        buzzer_seats=(0, 1) if choice.get("party") else ())
+    return Match(ScrambledStates, seats, seed, settings.to_setup())
 
 
 # --- the mode --------------------------------------------------------------------------------
@@ -335,13 +340,9 @@ class ScrambledStatesMode(GameMode):
     def __init__(self, board, parent=None):
         super().__init__(board, parent)
         self.cards = load_cards()
-        self.game: ScrambledStates | None = None
+        self.match: Match | None = None
         self.choice = {"party": False, "computers": 2, "level": "easy", "target": 10}
-        self.computers: dict[int, ComputerPlayer] = {}
-        self.plans: dict[int, Plan] = {}
-        self.planned_round: int | None = None
-        self.waiting: set[int] = set()       # computers held off by someone's buzzer
-        self.seen_events = 0
+        self.seen = 0          # log entries whose events the view has shown
         self.started = False
         self.running = False
         self.clock = QElapsedTimer()
@@ -355,7 +356,11 @@ class ScrambledStatesMode(GameMode):
         self.buzz_timer = QTimer(self, interval=100, timeout=self._show_buzz_countdown)
         self._build()
         self.board.installEventFilter(self)
-        self.start_game(build_settings(self.choice), random.randrange(1 << 30))
+        self.start_game(build_match(self.choice, random.randrange(1 << 30)))
+
+    @property
+    def game(self) -> ScrambledStates | None:
+        return self.match.state if self.match else None
 
     # ---------------------------------------------------------------- layout
     def _build(self) -> None:
@@ -486,25 +491,21 @@ class ScrambledStatesMode(GameMode):
         self._update()
 
     # ---------------------------------------------------------------- game setup
-    def start_game(self, settings: Settings, seed: int, game: ScrambledStates | None = None) -> None:
+    def start_game(self, match: Match) -> None:
         self.tick.stop()
-        self.game = game or ScrambledStates(settings, seed)
+        self.match = match
+        match.resolve_chance()   # the deal: 15 cards, the center card and the die
         settings = self.game.settings
-        self.computers = {}
-        for seat, s in enumerate(settings.seats):
-            if s.kind.startswith("ai:"):
-                self.computers[seat] = ComputerPlayer(seat, s.kind[3:], random.randrange(1 << 30))
-        self.plans, self.planned_round, self.waiting = {}, None, set()
         self.won_timer.stop()
         self.recent, self.center_won, self.table.won, self.table.flashes = [], None, {}, {}
-        self.seen_events = len(self.game.events)
-        self.clock_base = self.game.now
+        self.seen = len(match.log)
+        self.clock_base = self.game.now()
         self.running = False
         self.started = False
         self.log.clear()
         self._map_key = None
         party = bool(settings.buzzer_seats)
-        keys = " and ".join(f"{settings.seats[s].name.split(' (')[0]} presses {BUZZER_LABELS[i]}"
+        keys = " and ".join(f"{settings.players[s].split(' (')[0]} presses {BUZZER_LABELS[i]}"
                             for i, s in enumerate(settings.buzzer_seats))
         how = (f"Party game: to slap, {keys} to buzz, then clicks a card within "
                f"{settings.buzz_window_ms / 1000:g} s." if party else
@@ -521,7 +522,7 @@ class ScrambledStatesMode(GameMode):
         if dialog.exec() != QDialog.Accepted:
             return
         self.choice = dialog.choice()
-        self.start_game(build_settings(self.choice), random.randrange(1 << 30))
+        self.start_game(build_match(self.choice, random.randrange(1 << 30)))
 
     # ---------------------------------------------------------------- saving
     def has_game(self) -> bool:
@@ -531,16 +532,12 @@ class ScrambledStatesMode(GameMode):
         if self.game is None or not self.started:
             return None
         self._catch_up(self.now())
-        return {"engine": self.game.to_json()}
+        return self.match.to_json()
 
     def load_state(self, state: dict) -> None:
-        if not isinstance(state, dict) or not isinstance(state.get("engine"), dict):
-            raise SaveError("Scrambled States save: no game in it")
-        game = ScrambledStates.from_json(state["engine"], self.cards)
-        for s in game.settings.seats:
-            if s.kind != "human" and not (s.kind.startswith("ai:") and s.kind[3:] in LEVELS):
-                raise SaveError(f"Scrambled States save: unknown player kind {s.kind!r}")
-        self.start_game(game.settings, game.seed, game)
+        if not isinstance(state, dict) or state.get("game") != self.game_id:
+            raise SaveError("Scrambled States save: no game of Scrambled States in it")
+        self.start_game(Match.from_json(state, "Scrambled States save"))   # replaces the game only once it loaded
         self.started = True
         self._set_banner("info", "Game resumed where you left it. Press Resume (or Space) when ready.")
         self._update()
@@ -560,7 +557,7 @@ class ScrambledStatesMode(GameMode):
             self.pause()
 
     def help_html(self) -> str:
-        s = Settings(())
+        s = Settings(())   # the default options
         levels = ", ".join(f"{name} usually {lo:.1f}&ndash;{hi:.1f} s (never under {lv.min_ms / 1000:g} s)"
                            for name, lv in LEVELS.items() for lo, hi in [lv.usual_range()])
         return HELP_HTML.format(tie_ms=s.tie_window_ms, limit_s=s.round_limit_ms // 1000, levels=levels,
@@ -592,11 +589,7 @@ class ScrambledStatesMode(GameMode):
             keys = " or ".join(BUZZER_LABELS)
             self._say(f"Buzz first: press your buzzer key ({keys}), then pick.")
             return
-        try:
-            g.apply_action(make(player, max(t, g.now)))
-        except IllegalActionError as e:
-            self._say(str(e))
-        self._update()
+        self._apply(make(player, g.now()))
 
     def slap_card(self, code: str) -> None:
         self._human_act(lambda p, t: slap(p, code, t))
@@ -615,12 +608,16 @@ class ScrambledStatesMode(GameMode):
         if not self.running:
             self._say("Press Start (or Space) first.")
             return
-        t = self.now()
-        self._catch_up(t)
+        self._catch_up(self.now())
+        self._apply(buzz(g.settings.buzzer_seats[index], g.now()))
+
+    def _apply(self, action) -> None:
+        """A person's action, at the game time the clock has reached."""
         try:
-            g.apply_action(buzz(g.settings.buzzer_seats[index], max(t, g.now)))
+            self.match.apply(action)
         except IllegalActionError as e:
             self._say(str(e))
+        self.match.resolve_chance()
         self._update()
 
     def _on_state_clicked(self, code: str) -> None:
@@ -666,56 +663,19 @@ class ScrambledStatesMode(GameMode):
         return False
 
     # ---------------------------------------------------------------- time passing
-    def _plan_round(self) -> None:
-        g = self.game
-        r = g.round
-        if r is None or g.phase not in ("open", "closing") or self.planned_round == r.number:
-            return
-        self.planned_round = r.number
-        self.plans, self.waiting = {}, set()
-        for seat, bot in self.computers.items():
-            plan = bot.plan(g)
-            if plan is not None:
-                self.plans[seat] = plan
-
-    def _replan_waiting(self) -> None:
-        g = self.game
-        if self.waiting and g.buzz_holder() is None and g.phase == "open":
-            for seat in sorted(self.waiting):
-                plan = self.computers[seat].plan(g, start=g.now)
-                if plan is not None:
-                    self.plans[seat] = plan
-            self.waiting = set()
-
     def _catch_up(self, now: int) -> None:
-        """Feed the engine every computer slap and deadline up to `now`, in time order."""
-        g = self.game
-        if g is None:
-            return
+        """Let the game reach game time `now`: every computer slap and deadline on the
+        way, in time order, then the clock itself."""
+        m = self.match
         for _ in range(1000):
-            if g.is_terminal():
+            m.resolve_chance()
+            if m.is_over():
                 break
-            self._plan_round()
-            self._replan_waiting()
-            due = min(self.plans.values(), key=lambda p: (p.t, p.action.player), default=None)
-            deadline = g.next_deadline()
-            if due is not None and due.t <= now and (deadline is None or due.t <= deadline):
-                seat = due.action.player
-                del self.plans[seat]
-                a = due.action
-                try:   # never earlier than planned: a late timer only makes it slower
-                    g.apply_action(type(a)(a.kind, a.player, max(a.t, g.now), a.card))
-                except IllegalActionError:
-                    if g.buzz_holder() is not None and g.buzz_holder() != seat:
-                        self.waiting.add(seat)
-                continue
-            if deadline is not None and deadline <= now:
-                g.advance(deadline)
-                continue
-            break
-        if not g.is_terminal() and now > g.now:
-            g.advance(now)
-        self._plan_round()
+            _, actions = next_step(m, until=now)
+            if not actions:
+                break
+            for action in actions:
+                m.apply(action)
 
     def _on_tick(self) -> None:
         if self.running:
@@ -724,14 +684,11 @@ class ScrambledStatesMode(GameMode):
 
     def _schedule(self) -> None:
         self.tick.stop()
-        g = self.game
-        if not self.running or g is None or g.is_terminal():
+        if not self.running or self.match is None or self.match.is_over():
             return
-        times = [p.t for p in self.plans.values()]
-        if (d := g.next_deadline()) is not None:
-            times.append(d)
-        if times:
-            self.tick.start(max(0, min(times) - self.now()))
+        t, actions = next_step(self.match)
+        if actions:
+            self.tick.start(max(0, t - self.now()))
 
     # ---------------------------------------------------------------- drawing
     def _say(self, text: str) -> None:
@@ -758,7 +715,7 @@ class ScrambledStatesMode(GameMode):
         elif not self.running:
             self.center_card.show_card(None, "Paused" if self.started else "Press Start")
             self.die.show_face(None)
-        elif phase == "rolling":
+        elif phase in ("rolling", "dealing"):
             if self.center_won:
                 code, who, colour = self.center_won
                 self.center_card.show_card(code, caption=(who, colour))
@@ -778,8 +735,8 @@ class ScrambledStatesMode(GameMode):
         self.start_button.setText("New game" if g.is_terminal() else "Pause" if self.running
                                   else "Resume" if self.started else "Start")
         self.new_button.setVisible(not g.is_terminal())
-        barred = {p for p in range(g.players) if g.is_barred(p)} if live else set()
-        people = [p for p, s in enumerate(g.settings.seats) if s.kind == "human"]
+        barred = {p for p in range(g.num_players) if g.is_barred(p)} if live else set()
+        people = self.match.humans()
         faded = set(g.face_up_cards()) if (barred and all(p in barred for p in people)) else set()
         self.table.set_slots(g.face_up, faded)
         self._scoreboard(barred)
@@ -794,7 +751,7 @@ class ScrambledStatesMode(GameMode):
         target = g.settings.target
         rows = []
         holder = g.buzz_holder()
-        for p, seat in enumerate(g.settings.seats):
+        for p, seat_name in enumerate(g.names):
             n = len(g.piles[p])
             bar = "\u25a0" * min(n, target) + "\u25a1" * max(0, target - n)
             state = ""
@@ -804,8 +761,8 @@ class ScrambledStatesMode(GameMode):
                 state = "<span style='color:#e63946'>sits out</span>"
             elif holder == p:
                 state = "<b style='color:#b07d00'>buzzed</b>"
-            name = html.escape(seat.name)
-            if seat.kind == "human":
+            name = html.escape(seat_name)
+            if self.match.is_human(p):
                 name = f"<b>{name}</b>"
             rows.append(f"<tr><td>{name}</td><td style='color:#1d3557; font-size:10px'>{bar}</td>"
                         f"<td align='right'><b>{n}</b></td><td>{state}</td></tr>")
@@ -875,9 +832,9 @@ class ScrambledStatesMode(GameMode):
     def _feedback(self) -> None:
         """Show what happened since the last look: banner, flash on the cards, log."""
         g = self.game
-        new = g.events[self.seen_events:]
-        self.seen_events = len(g.events)
-        people = {p for p, s in enumerate(g.settings.seats) if s.kind == "human"}
+        new = [ev for entry in self.match.log[self.seen:] for ev in entry.events]
+        self.seen = len(self.match.log)
+        people = set(self.match.humans())
         for ev in new:
             kind = ev.kind
             if kind == "reveal":

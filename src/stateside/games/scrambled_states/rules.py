@@ -1,11 +1,14 @@
-"""Scrambled States rules engine: a real-time slap game made deterministic by time stamps.
+"""Scrambled States rules engine: a real-time slap game made deterministic by time stamps,
+on the engine protocol (stateside.engine.protocol).
 
-Nothing here reads a clock. Every action carries its time `t` (milliseconds since the
-game began) and the engine changes state only at those times or at its own deadlines
-(the die landing, the tie window closing, a buzzer running out, a round running out),
-which `advance(t)` works through in order. Feeding the same actions with the same
-seed therefore always gives the same game; a saved game is its seed, settings, the
-accepted actions and the clock, and loading replays them.
+Nothing here reads a clock or draws a random number. Every seat's action carries its
+time `t` (milliseconds since the game began) and is taken at the engine's current time
+(`now()`); time passes only through the logged action `Advance(t)`, which works through
+the engine's own deadlines on the way (the die landing, the tie window closing, a buzzer
+running out, a round running out). Every card turned up and every roll of the die is a
+chance node (`Turn`, `Roll`) that the match layer samples and logs, so the order of the
+draw pile never exists before a card is drawn, and a game is exactly its setup plus its
+ordered actions.
 
 A round (rulebook, "How to Play"): the top card of the draw pile becomes the center
 card, the die is rolled, and once the die has landed (`reveal_at`) everyone races:
@@ -23,26 +26,32 @@ Where the rulebook is silent, our choices (also in the rules help):
 - a round that nobody wins (everyone barred, or `round_limit_ms` passes) is void: its
   center card stays buried in the center pile and the next card is turned over;
 - when a new round needs a card and the draw pile is empty, the game ends and the
-  player(s) with the most cards win.
+  player(s) with the most cards win; once the game is over nothing more is turned up.
 """
 from __future__ import annotations
 
-import copy
-import random
-from dataclasses import asdict, dataclass, field
+import dataclasses
+from dataclasses import dataclass, field
 from typing import Any
 
-from stateside.errors import IllegalActionError, SaveError
+from stateside.engine.protocol import CHANCE, SIMULTANEOUS, TERMINAL, GameSpec, InvariantError, State
+from stateside.errors import IllegalActionError
 from stateside.games.scrambled_states.cards import FEATURES, Card, CardSet, load_cards
 
 FACES = ("region", "land-mass", "population", "colour", "two", "hand")
-MATCH_FACES = FACES[:5]   # the faces on which a face-up card can match
 FACE_NAMES = {
     "region": "Region", "land-mass": "Land Mass", "population": "Population",
     "colour": "State Colour", "two": "2", "hand": "Hand",
 }
 FACE_UP = 15
-SAVE_VERSION = 1
+SEAT_KINDS = ("slap", "no-match", "buzz")
+WON_KINDS = ("win", "tie", "hand", "no-match")   # round outcomes in which cards are won
+
+SPEC = GameSpec(
+    id="scrambled-states", min_players=2, max_players=6, hidden_information=False, real_time=True,
+    # The last three are simulated people (ai.PEOPLE), for measuring the levels in self-play.
+    ai_levels=("easy", "medium", "hard", "slow", "casual", "quick"), has_scores=True,
+)
 
 
 # --- matching -------------------------------------------------------------------
@@ -93,14 +102,8 @@ def explain_match(cards: CardSet, center: Card, candidate: Card, face: str) -> s
 
 # --- settings and actions --------------------------------------------------------
 @dataclass(frozen=True)
-class Seat:
-    name: str
-    kind: str = "human"   # "human", "ai:easy|medium|hard" or "random": for the drivers, not the rules
-
-
-@dataclass(frozen=True)
 class Settings:
-    seats: tuple[Seat, ...]
+    players: tuple[str, ...]         # the seats' names
     target: int = 10                 # cards needed to win ("Ending the Game")
     tie_window_ms: int = 200         # correct slaps on different cards this close together tie
     round_pause_ms: int = 2400       # from the end of a round until the next die lands: time to see
@@ -110,51 +113,59 @@ class Settings:
     buzz_window_ms: int = 3000       # time to pick after buzzing
 
     def check(self) -> None:
-        n = len(self.seats)
+        """ValueError, in words for a person, for settings no game can start from."""
+        n = len(self.players)
         if not 2 <= n <= 6:
-            raise IllegalActionError(f"Scrambled States needs 2 to 6 players, not {n}.")
+            raise ValueError(f"Scrambled States needs 2 to 6 players, not {n}.")
         if not 1 <= self.target <= 25:
-            raise IllegalActionError(f"The target must be between 1 and 25 cards, not {self.target}.")
+            raise ValueError(f"The target must be between 1 and 25 cards, not {self.target}.")
         for name in ("tie_window_ms", "round_pause_ms", "round_limit_ms", "buzz_window_ms"):
             if getattr(self, name) < 0:
-                raise IllegalActionError(f"{name} must not be negative.")
+                raise ValueError(f"{name} must not be negative.")
         if self.round_limit_ms <= 0 or self.buzz_window_ms <= 0:
-            raise IllegalActionError("round_limit_ms and buzz_window_ms must be positive.")
+            raise ValueError("round_limit_ms and buzz_window_ms must be positive.")
         if any(not 0 <= s < n for s in self.buzzer_seats) or len(set(self.buzzer_seats)) != len(self.buzzer_seats):
-            raise IllegalActionError("buzzer_seats must name different seats of this game.")
+            raise ValueError("buzzer_seats must name different seats of this game.")
 
-    def to_json(self) -> dict:
-        d = asdict(self)
-        d["seats"] = [asdict(s) for s in self.seats]
+    def to_setup(self) -> dict:
+        """The protocol's setup dict: the players' names and every option."""
+        d = dataclasses.asdict(self)
+        d["players"] = list(self.players)
         d["buzzer_seats"] = list(self.buzzer_seats)
         return d
 
     @classmethod
-    def from_json(cls, d: dict) -> "Settings":
-        """Settings from a save; ValueError or TypeError for anything malformed."""
-        d = dict(d)
-        d["seats"] = tuple(Seat(str(s["name"]), str(s.get("kind", "human"))) for s in d["seats"])
-        d["buzzer_seats"] = tuple(int(s) for s in d.get("buzzer_seats", ()))
-        for name in ("target", "tie_window_ms", "round_pause_ms", "round_limit_ms", "buzz_window_ms"):
-            if name in d and (not isinstance(d[name], int) or isinstance(d[name], bool)):
-                raise ValueError(f"{name} must be a whole number, not {d[name]!r}")
-        return cls(**d)
+    def from_setup(cls, setup: Any) -> "Settings":
+        """Settings from a setup dict; ValueError for anything malformed or out of range."""
+        if not isinstance(setup, dict):
+            raise ValueError("the setup must be an object")
+        known = {f.name for f in dataclasses.fields(cls)}
+        if unknown := sorted(set(setup) - known):
+            raise ValueError(f"unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})")
+        players = setup.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ValueError("\"players\" must list the players' names")
+        buzzers = setup.get("buzzer_seats", [])
+        if not isinstance(buzzers, list) or not all(type(s) is int for s in buzzers):
+            raise ValueError("buzzer_seats must be a list of seat numbers")
+        values = {}
+        for name in known - {"players", "buzzer_seats"}:
+            if name in setup:
+                if type(setup[name]) is not int:
+                    raise ValueError(f"{name} must be a whole number, not {setup[name]!r}")
+                values[name] = setup[name]
+        settings = cls(tuple(players), buzzer_seats=tuple(buzzers), **values)
+        settings.check()
+        return settings
 
 
 @dataclass(frozen=True)
 class Action:
+    """A seat's action, taken at game time `t`."""
     kind: str            # "slap", "no-match" or "buzz"
     player: int
     t: int               # milliseconds since the game began
     card: str | None = None   # for "slap": the face-up card or the center card
-
-    def to_json(self) -> list:
-        return [self.kind, self.player, self.t] + ([self.card] if self.card else [])
-
-    @classmethod
-    def from_json(cls, d: list) -> "Action":
-        kind, player, t, *rest = d
-        return cls(str(kind), int(player), int(t), str(rest[0]) if rest else None)
 
 
 def slap(player: int, card: str, t: int) -> Action:
@@ -169,14 +180,32 @@ def buzz(player: int, t: int) -> Action:
     return Action("buzz", player, int(t))
 
 
-@dataclass
+@dataclass(frozen=True)
+class Advance:
+    """Time passes to `t` (never beyond the next deadline)."""
+    t: int
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Chance: `card` is the next card turned up (into an empty space, or as the center card)."""
+    card: str
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Chance: the die lands on `face`."""
+    face: str
+
+
+@dataclass(frozen=True)
 class Event:
     """Something that happened, for the view's feedback and the game log."""
     t: int
     kind: str        # reveal, slip, pending, late, win, hand, no-match, tie, void, buzz, buzz-timeout, game-over
     text: str
-    players: list[int] = field(default_factory=list)
-    cards: list[str] = field(default_factory=list)
+    players: tuple[int, ...] = ()
+    cards: tuple[str, ...] = ()
     round: int = 0
     center: str | None = None    # the round's center card and die face
     face: str | None = None
@@ -192,57 +221,88 @@ class Round:
     pending: list[tuple[int, str, int]] = field(default_factory=list)   # correct slaps (player, card, t)
     buzz: tuple[int, int] | None = None    # (player, t) holding the buzzer
     announced: bool = False                # the "reveal" event has been sent
+    first_action: int = 0                  # index in ScrambledStates.actions of this round's first action
+    open_since: int = 0                    # the die landing, or the buzzer last released: players
+                                           # held off by a buzzer start looking again from here
 
 
 # --- the game ----------------------------------------------------------------------
-class ScrambledStates:
+class ScrambledStates(State):
     """One game. Players are seat indices 0..n-1."""
 
-    def __init__(self, settings: Settings, seed: int, cards: CardSet | None = None):
+    spec = SPEC
+
+    def __init__(self, settings: Settings, cards: CardSet | None = None):
         settings.check()
         self.settings = settings
-        self.seed = int(seed)
+        self._setup = settings.to_setup()
         self.cards = cards or load_cards()
-        self.rng = random.Random(self.seed)
-        deck = list(self.cards.codes)
-        self.rng.shuffle(deck)
-        self.face_up: list[str | None] = deck[:FACE_UP]
-        self.draw: list[str] = deck[FACE_UP:]      # top of the pile is the end of the list
-        self.center_pile: list[str] = []           # top (the center card) is the end
-        self.piles: list[list[str]] = [[] for _ in settings.seats]
-        self.now = 0
+        self.face_up: list[str | None] = [None] * FACE_UP
+        self.draw: list[str] = list(self.cards.codes)   # the cards not yet turned up, in no order
+        self.center_pile: list[str] = []                # top (the center card) is the end
+        self.piles: list[list[str]] = [[] for _ in settings.players]
+        self._now = 0
         self.round: Round | None = None
         self.round_count = 0
         self.over = False
         self.winner_seats: list[int] = []
         self.end_reason = ""
-        self.actions: list[Action] = []
+        self.actions: list[Action] = []            # the seats' actions, in order
         self.events: list[Event] = []
         self.results: list[Event] = []             # one outcome per finished round
+        # What chance must turn up next, in order: a table space (its index), "center", "face".
+        self.to_draw: list[int | str] = list(range(FACE_UP))
         self._new_round(0)
 
-    # --- reading the state -------------------------------------------------------
-    @property
-    def players(self) -> int:
-        return len(self.settings.seats)
+    # --- making and copying ------------------------------------------------------
+    @classmethod
+    def new(cls, setup: dict) -> "ScrambledStates":
+        return cls(Settings.from_setup(setup))
 
+    @classmethod
+    def default_setup(cls, players: int) -> dict:
+        return Settings(tuple(f"Player {i + 1}" for i in range(players))).to_setup()
+
+    @property
+    def setup(self) -> dict:
+        return self._setup
+
+    def clone(self) -> "ScrambledStates":
+        twin = object.__new__(ScrambledStates)
+        twin.__dict__.update(self.__dict__)   # settings, cards and events are immutable: shared
+        twin._setup = dict(self._setup, players=list(self._setup["players"]),
+                           buzzer_seats=list(self._setup["buzzer_seats"]))
+        for name in ("face_up", "draw", "center_pile", "winner_seats", "actions", "events", "results", "to_draw"):
+            setattr(twin, name, list(getattr(self, name)))
+        twin.piles = [list(p) for p in self.piles]
+        if self.round is not None:
+            twin.round = dataclasses.replace(self.round, barred=set(self.round.barred), pending=list(self.round.pending))
+        return twin
+
+    # --- reading the state -------------------------------------------------------
     def name(self, player: int) -> str:
-        return self.settings.seats[player].name
+        return self.settings.players[player]
+
+    def now(self) -> int:
+        return self._now
 
     @property
     def center(self) -> str | None:
-        return self.round.center if self.round else None
+        return self.round.center if self.round and not self.to_draw else None
 
     @property
     def face(self) -> str | None:
-        return self.round.face if self.round else None
+        return self.round.face if self.round and not self.to_draw else None
 
     @property
     def phase(self) -> str:
-        """over | rolling (waiting for the die to land) | open (race on) | closing (tie window)."""
-        if self.over or self.round is None:
+        """over | dealing (cards or the die to turn up) | rolling (waiting for the die to
+        land) | open (race on) | closing (tie window)."""
+        if self.over:
             return "over"
-        if self.now < self.round.reveal_at:
+        if self.to_draw:
+            return "dealing"
+        if self._now < self.round.reveal_at:
             return "rolling"
         return "closing" if self.round.pending else "open"
 
@@ -252,7 +312,7 @@ class ScrambledStates:
     def matching_cards(self) -> list[str]:
         """The face-up cards a player may slap now (the center card on Hand)."""
         r = self.round
-        if r is None:
+        if r is None or self.to_draw:
             return []
         if r.face == "hand":
             return [r.center]
@@ -260,7 +320,7 @@ class ScrambledStates:
         return [c for c in self.face_up_cards() if card_matches(center, self.cards[c], r.face)]
 
     def is_barred(self, player: int) -> bool:
-        return self.round is not None and player in self.round.barred
+        return self.round is not None and not self.to_draw and player in self.round.barred
 
     def buzz_holder(self) -> int | None:
         return self.round.buzz[0] if self.round and self.round.buzz else None
@@ -280,8 +340,9 @@ class ScrambledStates:
         return list(self.winner_seats)
 
     def returns(self) -> list[float]:
-        """OpenSpiel style: +1 each winner, 0 otherwise (a shared win is still a win)."""
-        return [1.0 if p in self.winner_seats else 0.0 for p in range(self.players)]
+        """1/k for each of k winners (equal counts share the win), 0 otherwise."""
+        k = len(self.winner_seats)
+        return [1 / k if p in self.winner_seats else 0.0 for p in range(self.num_players)]
 
     def card_locations(self) -> dict[str, str]:
         """Where every card is: face-up, draw, center, or pile:<seat>; for invariant checks."""
@@ -297,9 +358,9 @@ class ScrambledStates:
     def next_deadline(self) -> int | None:
         """The next time at which the game changes without anyone acting."""
         r = self.round
-        if self.over or r is None:
+        if self.over or self.to_draw:
             return None
-        if self.now < r.reveal_at:
+        if self._now < r.reveal_at:
             return r.reveal_at
         if r.pending:   # the tie window closes
             return r.pending[0][2] + self.settings.tie_window_ms
@@ -307,33 +368,84 @@ class ScrambledStates:
             return r.buzz[1] + self.settings.buzz_window_ms
         return r.reveal_at + self.settings.round_limit_ms
 
-    # --- acting --------------------------------------------------------------------
-    def legal_actions(self, player: int) -> list[Action]:
-        """Actions `player` may take at the current time (slips included: they are legal, just wrong)."""
-        targets = self.face_up_cards() + ([self.center] if self.center else [])
-        candidates = [Action("slap", player, self.now, c) for c in targets]
-        candidates += [Action("no-match", player, self.now), Action("buzz", player, self.now)]
-        return [a for a in candidates if self._refusal(a) is None]
+    # --- the protocol: who acts, what is legal ----------------------------------------
+    def current_player(self) -> int:
+        if self.over:
+            return TERMINAL
+        return CHANCE if self.to_draw else SIMULTANEOUS
 
-    def check(self, action: Action) -> None:
-        """Raise IllegalActionError if `action` cannot be taken at its time (the state is not changed)."""
-        if action.t < self.now:
-            raise IllegalActionError(f"Time cannot go backwards (clock at {self.now} ms, action at {action.t} ms).")
-        probe = self
-        if self._deadline_before(action.t):   # something happens first: look at a copy
-            probe = self.clone()
-            probe.advance(action.t)
-        if reason := probe._refusal(action):
-            raise IllegalActionError(reason)
+    def actor(self, action) -> int:
+        return action.player if isinstance(action, Action) else CHANCE if isinstance(action, (Turn, Roll)) else SIMULTANEOUS
 
-    def apply_action(self, action: Action) -> list[Event]:
-        """Advance the clock to the action's time and apply the action. Returns the events
-        since the call began (deadlines passed on the way included). A refused action
-        raises IllegalActionError; the clock has still moved to its time."""
-        first = len(self.events)
-        self.advance(action.t)   # time passes even for an action that is then refused
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        if self.over or not self.to_draw:
+            return []
+        if self.to_draw[0] == "face":
+            return [(Roll(f), 1 / len(FACES)) for f in FACES]
+        p = 1 / len(self.draw)
+        return [(Turn(c), p) for c in self.draw]
+
+    def legal_actions(self, seat: int | None = None) -> list:
+        """`seat`'s actions at the current time (slips included: they are legal, just
+        wrong). With seat None: the chance outcomes, or every seat's actions."""
+        if seat is None:
+            if self.to_draw:
+                return [a for a, _ in self.chance_outcomes()]
+            return [a for s in range(self.num_players) for a in self.legal_actions(s)]
+        if self.over or self.to_draw or not 0 <= seat < self.num_players:
+            return []
+        now = self._now
+        found = []
+        if self._refusal(Action("no-match", seat, now)) is None:   # slaps and No Match are refused alike
+            found = [Action("slap", seat, now, c) for c in self.face_up if c]
+            found += [Action("slap", seat, now, self.round.center), Action("no-match", seat, now)]
+        if seat in self.settings.buzzer_seats and self._refusal(Action("buzz", seat, now)) is None:
+            found.append(Action("buzz", seat, now))
+        return found
+
+    def candidate_actions(self, seat: int | None = None) -> list:
+        """Every card and die face for chance; for a seat, every kind of action on every
+        card now, and actions a moment early or late."""
+        if self.to_draw and seat is None:
+            return [Turn(c) for c in self.cards.codes] + [Roll(f) for f in FACES]
+        seats = range(self.num_players) if seat is None else [seat]
+        now = self._now
+        out: list = []
+        for s in seats:
+            out += [Action("slap", s, now, c) for c in self.cards.codes]
+            out += [Action("no-match", s, now), Action("buzz", s, now), Action("slap", s, now),
+                    Action("no-match", s, now, self.cards.codes[0]), Action("no-match", s, now + 1)]
+            if now > 0:
+                out.append(Action("no-match", s, now - 1))
+        return out
+
+    def advance_action(self, t: int) -> Advance:
+        return Advance(int(t))
+
+    def apply_action(self, action) -> list[Event]:
+        """Apply a legal action and return what happened; IllegalActionError (nothing
+        changed) for anything else."""
+        if self.over:
+            raise IllegalActionError("The game is over.")
+        if isinstance(action, (Turn, Roll)):
+            return self._draw(action)
+        if self.to_draw:
+            raise IllegalActionError("Wait: cards are being turned up and the die rolled.")
+        if isinstance(action, Advance):
+            deadline = self.next_deadline()
+            if type(action.t) is not int or not self._now < action.t <= deadline:
+                raise IllegalActionError(f"Time can only pass from {self._now} ms up to the next deadline "
+                                         f"({deadline} ms), not to {action.t!r} ms.")
+            return self.advance(action.t)
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"{action!r} is not a move of Scrambled States.")
+        if action.t != self._now:
+            if type(action.t) is int and action.t < self._now:
+                raise IllegalActionError(f"Time cannot go backwards (clock at {self._now} ms, action at {action.t} ms).")
+            raise IllegalActionError(f"The clock is at {self._now} ms, not {action.t!r} ms: let time pass first.")
         if reason := self._refusal(action):
             raise IllegalActionError(reason)
+        first = len(self.events)
         self.actions.append(action)
         if action.kind == "buzz":
             self._buzz(action)
@@ -344,36 +456,155 @@ class ScrambledStates:
         return self.events[first:]
 
     def advance(self, t: int) -> list[Event]:
-        """Let time pass until `t`, working through every deadline on the way."""
-        t = int(t)
-        if t < self.now:
-            raise IllegalActionError(f"Time cannot go backwards (clock at {self.now} ms, asked for {t} ms).")
+        """Let time pass until `t`, working through every deadline on the way; it stops
+        early at a deadline after which chance must turn up a card or roll the die."""
+        if t < self._now:
+            raise IllegalActionError(f"Time cannot go backwards (clock at {self._now} ms, asked for {t} ms).")
         first = len(self.events)
-        while not self.over:
-            if self.round.reveal_at <= self.now:
+        while not self.over and not self.to_draw:
+            if self.round.reveal_at <= self._now:
                 self._announce_if_due()
             deadline = self.next_deadline()
             if deadline is None or deadline > t:
                 break
-            if deadline == self.round.reveal_at and self.now < deadline:
-                self.now = deadline
+            if deadline == self.round.reveal_at and self._now < deadline:
+                self._now = deadline
                 continue
             self._pass_deadline(deadline)
-        if not self.over:
-            self.now = t
+        if not self.over and not self.to_draw:
+            self._now = t
             self._announce_if_due()
         return self.events[first:]
 
+    # --- the protocol: views, checks, text ----------------------------------------------
+    def observation(self, seat: int) -> dict:
+        """Everything on the table is public: every seat sees the same, except whose seat it is."""
+        r = self.round if not self.to_draw else None
+        return {
+            "seat": seat,
+            "players": list(self.settings.players),
+            "buzzer_seats": list(self.settings.buzzer_seats),
+            "target": self.settings.target,
+            "now": self._now,
+            "phase": self.phase,
+            "face_up": list(self.face_up),
+            "draw_count": len(self.draw),
+            "center_pile": list(self.center_pile),
+            "piles": [list(p) for p in self.piles],
+            "round": None if r is None else {
+                "number": r.number, "center": r.center, "face": r.face, "reveal_at": r.reveal_at,
+                "open_since": r.open_since, "barred": sorted(r.barred),
+                "pending": [list(p) for p in r.pending], "buzz": list(r.buzz) if r.buzz else None,
+                "actions": [self.action_to_json(a) for a in self.actions[r.first_action:]],
+            },
+            "deadline": self.next_deadline(),
+            "winners": list(self.winner_seats),
+        }
+
+    def check_invariants(self) -> None:
+        codes = set(self.cards.codes)
+        places = self.face_up_cards() + self.draw + self.center_pile + [c for p in self.piles for c in p]
+        if len(places) != len(codes) or set(places) != codes:
+            seen: set[str] = set()
+            twice = sorted({c for c in places if c in seen or seen.add(c)})
+            raise InvariantError(f"cards not conserved: {len(places)} placed, twice: {twice}, "
+                                 f"missing: {sorted(codes - set(places))}")
+        if len(self.face_up) != FACE_UP:
+            raise InvariantError(f"{len(self.face_up)} table spaces, not {FACE_UP}")
+        won = sum(len(e.cards) for e in self.results if e.kind in WON_KINDS)
+        if won != sum(self.scores()):
+            raise InvariantError(f"the piles hold {sum(self.scores())} cards but {won} were won")
+        if self.over or self.to_draw:
+            return
+        r = self.round
+        if self.center_pile[-1:] != [r.center]:
+            raise InvariantError(f"the center card {r.center} is not on top of the center pile")
+        if any(p in r.barred for p, _, _ in r.pending):
+            raise InvariantError("a barred player has a pending slap")
+        if r.buzz and (r.buzz[0] not in self.settings.buzzer_seats or r.buzz[0] in r.barred):
+            raise InvariantError(f"seat {r.buzz[0]} holds the buzzer but may not")
+        if (d := self.next_deadline()) is not None and d <= self._now and self._now >= r.reveal_at:
+            raise InvariantError(f"a deadline ({d} ms) was not passed at {self._now} ms")
+
+    def action_to_json(self, action) -> Any:
+        if isinstance(action, Action):
+            return [action.kind, action.player, action.t] + ([action.card] if action.card is not None else [])
+        if isinstance(action, Advance):
+            return ["advance", action.t]
+        if isinstance(action, Turn):
+            return ["card", action.card]
+        if isinstance(action, Roll):
+            return ["die", action.face]
+        raise ValueError(f"{action!r} is not a move of Scrambled States")
+
+    def action_from_json(self, data: Any):
+        if not isinstance(data, list) or not data or not isinstance(data[0], str):
+            raise ValueError(f"a move is a list such as [\"slap\", 0, 1200, \"TX\"], not {str(data)[:60]}")
+        kind, args = data[0], data[1:]
+        if kind in SEAT_KINDS:
+            if len(args) not in (2, 3) or type(args[0]) is not int or type(args[1]) is not int or \
+                    (len(args) == 3 and not isinstance(args[2], str)):
+                raise ValueError(f"a {kind} is [\"{kind}\", seat, time in ms] (and a card for a slap), "
+                                 f"not {str(data)[:60]}")
+            return Action(kind, args[0], args[1], args[2] if len(args) == 3 else None)
+        if kind == "advance" and len(args) == 1 and type(args[0]) is int:
+            return Advance(args[0])
+        if kind == "card" and len(args) == 1 and isinstance(args[0], str):
+            return Turn(args[0])
+        if kind == "die" and len(args) == 1 and isinstance(args[0], str):
+            return Roll(args[0])
+        raise ValueError(f"unknown move {str(data)[:60]} (slap, no-match, buzz, advance, card or die)")
+
+    def action_to_string(self, action) -> str:
+        if isinstance(action, Action):
+            who = self.name(action.player) if 0 <= action.player < self.num_players else f"Seat {action.player}"
+            at = f"at {action.t / 1000:.1f} s"
+            if action.kind == "slap":
+                card = self.cards[action.card].name if action.card in self.cards else action.card
+                return f"{who} slapped {card} {at}"
+            return f"{who} {'called No Match' if action.kind == 'no-match' else 'buzzed'} {at}"
+        if isinstance(action, Advance):
+            return f"The clock ran on to {action.t / 1000:.1f} s"
+        if isinstance(action, Turn):
+            card = self.cards[action.card].name if action.card in self.cards else action.card
+            need = self.to_draw[0] if self.to_draw else None
+            if need == "center":
+                return f"{card} was turned up as the center card"
+            return f"{card} was dealt face up to space {need + 1}" if isinstance(need, int) else f"{card} was turned up"
+        if isinstance(action, Roll):
+            return f"The die landed on {FACE_NAMES.get(action.face, action.face)}"
+        return repr(action)
+
     # --- internals ---------------------------------------------------------------
-    def _deadline_before(self, t: int) -> bool:
-        d = self.next_deadline()
-        return d is not None and d <= t
+    def _draw(self, action) -> list[Event]:
+        """Apply a chance outcome: the next card turned up, or the die's face."""
+        need = self.to_draw[0] if self.to_draw else None
+        if isinstance(action, Roll):
+            if need != "face" or action.face not in FACES:
+                raise IllegalActionError(f"The die cannot land on {action.face!r} now.")
+        elif need is None or need == "face" or action.card not in self.draw:
+            raise IllegalActionError(f"{action.card!r} cannot be turned up now.")
+        self.to_draw.pop(0)
+        if isinstance(action, Roll):
+            self.round_count += 1
+            reveal_at = self._now + self.settings.round_pause_ms
+            self.round = Round(self.round_count, self.center_pile[-1], action.face, reveal_at,
+                               first_action=len(self.actions), open_since=reveal_at)
+            first = len(self.events)
+            self._announce_if_due()
+            return self.events[first:]
+        self.draw.remove(action.card)
+        if need == "center":
+            self.center_pile.append(action.card)
+        else:
+            self.face_up[need] = action.card
+        return []
 
     def _refusal(self, a: Action) -> str | None:
         """Why `a` cannot be taken now, or None. A wrong-but-possible slap is not refused: it slips."""
-        if not 0 <= a.player < self.players:
+        if type(a.player) is not int or not 0 <= a.player < self.num_players:
             return f"There is no player {a.player}."
-        if a.kind not in ("slap", "no-match", "buzz"):
+        if a.kind not in SEAT_KINDS:
             return f"Unknown action {a.kind!r}."
         phase = self.phase
         if phase == "over":
@@ -386,6 +617,8 @@ class ScrambledStates:
             return f"{who} slipped and {self._verb(a.player, 'sits', 'sit')} out the rest of this round."
         if any(p == a.player for p, _, _ in r.pending):
             return f"{who} {self._verb(a.player, 'has', 'have')} already slapped a card this round."
+        if a.kind != "slap" and a.card is not None:
+            return f"A {a.kind} names no card."
         buzzer = a.player in self.settings.buzzer_seats
         if a.kind == "buzz":
             if not buzzer:
@@ -407,7 +640,7 @@ class ScrambledStates:
 
     def _event(self, kind: str, text: str, players=(), cards=(), t: int | None = None) -> Event:
         r = self.round
-        ev = Event(self.now if t is None else t, kind, text, list(players), list(cards),
+        ev = Event(self._now if t is None else t, kind, text, tuple(players), tuple(cards),
                    r.number if r else self.round_count, r.center if r else None, r.face if r else None)
         self.events.append(ev)
         return ev
@@ -419,22 +652,26 @@ class ScrambledStates:
     def _card_name(self, code: str) -> str:
         return self.cards[code].name
 
-    def _slip(self, player: int, text: str, cards=()) -> None:
+    def _release_buzzer(self, player: int) -> None:
         r = self.round
-        r.barred.add(player)
         if r.buzz and r.buzz[0] == player:
             r.buzz = None
-        self._event("slip", text + f" {self.name(player)} {self._verb(player, 'sits', 'sit')} out the rest of this round.",
+            r.open_since = self._now
+
+    def _slip(self, player: int, text: str, cards=(), kind: str = "slip") -> None:
+        r = self.round
+        r.barred.add(player)
+        self._release_buzzer(player)
+        self._event(kind, text + f" {self.name(player)} {self._verb(player, 'sits', 'sit')} out the rest of this round.",
                     [player], cards)
-        if not r.pending and len(r.barred) == self.players:
-            self._void(self.now, "Everyone slipped")
+        if not r.pending and len(r.barred) == self.num_players:
+            self._void(self._now, "Everyone slipped")
 
     def _slap(self, a: Action) -> None:
         r = self.round
         center = self.cards[r.center]
         who = self.name(a.player)
-        if r.buzz and r.buzz[0] == a.player:
-            r.buzz = None
+        self._release_buzzer(a.player)
         card = self.cards[a.card]
         if r.face == "hand":
             correct = a.card == r.center
@@ -456,19 +693,18 @@ class ScrambledStates:
         # Buzzer seats cannot tie: nobody may buzz once a card is slapped.
         others_can_tie = r.face != "hand" and any(
             p not in r.barred and p not in self.settings.buzzer_seats and all(p != q for q, _, _ in r.pending)
-            for p in range(self.players)
+            for p in range(self.num_players)
         )
         if len(r.pending) == 1:
             self._event("pending", f"{who} slapped {card.name}!", [a.player], [a.card])
         if not others_can_tie or self.settings.tie_window_ms == 0:
-            self._award(self.now)
+            self._award(self._now)
 
     def _no_match(self, a: Action) -> None:
         r = self.round
         center = self.cards[r.center]
         who = self.name(a.player)
-        if r.buzz and r.buzz[0] == a.player:
-            r.buzz = None
+        self._release_buzzer(a.player)
         if r.face == "hand":
             self._slip(a.player, f"Wrong call! The die shows Hand: {center.name} itself was there to slap.", [r.center])
             return
@@ -479,7 +715,7 @@ class ScrambledStates:
             return
         self.center_pile.pop()
         self.piles[a.player].append(r.center)
-        self._finish(self.now, "no-match", f"No Match! {who} {self._verb(a.player, 'was', 'were')} right and {self._verb(a.player, 'wins', 'win')}"
+        self._finish(self._now, "no-match", f"No Match! {who} {self._verb(a.player, 'was', 'were')} right and {self._verb(a.player, 'wins', 'win')}"
                      f" the center card, {center.name}.",
                      [a.player], [r.center])
 
@@ -491,7 +727,7 @@ class ScrambledStates:
     def _announce_if_due(self) -> None:
         """The die lands: announce the round once."""
         r = self.round
-        if r is None or r.announced or self.now < r.reveal_at:
+        if r is None or r.announced or self._now < r.reveal_at:
             return
         r.announced = True
         center = self.cards[r.center]
@@ -500,14 +736,13 @@ class ScrambledStates:
 
     def _pass_deadline(self, t: int) -> None:
         r = self.round
-        t = max(t, self.now)
-        self.now = t
+        t = max(t, self._now)
+        self._now = t
         if r.pending:
             self._award(t)
         elif r.buzz and t >= r.buzz[1] + self.settings.buzz_window_ms:
             player = r.buzz[0]
-            self._slip(player, f"Time! {self.name(player)} buzzed but did not pick in time.")
-            self.events[-1].kind = "buzz-timeout"
+            self._slip(player, f"Time! {self.name(player)} buzzed but did not pick in time.", kind="buzz-timeout")
         elif t >= r.reveal_at + self.settings.round_limit_ms:
             self._void(t, "Time is up")
 
@@ -516,7 +751,7 @@ class ScrambledStates:
         r = self.round
         pending = r.pending
         r.pending = []
-        self.now = max(self.now, t)
+        self._now = max(self._now, t)
         center = self.cards[r.center]
         if r.face == "hand":
             p = pending[0][0]
@@ -530,11 +765,10 @@ class ScrambledStates:
             self.face_up[slot] = None
             emptied.append(slot)
             self.piles[p].append(code)
-        fill = [self.center_pile.pop()]
-        while len(fill) < len(emptied) and self.draw:
-            fill.append(self.draw.pop())
-        for slot, code in zip(sorted(emptied), fill):
-            self.face_up[slot] = code
+        # The center card takes the first space; chance turns up cards for the others.
+        first, *others = sorted(emptied)
+        self.face_up[first] = self.center_pile.pop()
+        self.to_draw += others[:len(self.draw)]
         players = [p for p, _, _ in pending]
         cards = [c for _, c, _ in pending]
         if len(pending) == 1:
@@ -555,7 +789,7 @@ class ScrambledStates:
         ev = self._event(kind, text, players, cards, t=t)
         self.results.append(ev)
         target = self.settings.target
-        reached = [p for p in range(self.players) if len(self.piles[p]) >= target]
+        reached = [p for p in range(self.num_players) if len(self.piles[p]) >= target]
         if reached:
             best = max(len(self.piles[p]) for p in reached)
             self._end([p for p in reached if len(self.piles[p]) == best],
@@ -564,21 +798,19 @@ class ScrambledStates:
         self._new_round(t)
 
     def _new_round(self, t: int) -> None:
-        if not self.draw:
+        """Chance turns up the center card and rolls the die; the die lands `round_pause_ms` later."""
+        if len(self.draw) <= len(self.to_draw):   # every card left is already promised to a space
             scores = self.scores()
             best = max(scores)
-            self._end([p for p in range(self.players) if scores[p] == best] if best > 0 else [],
+            self._end([p for p in range(self.num_players) if scores[p] == best] if best > 0 else [],
                       "had the most cards when the draw pile ran out")
             return
-        self.round_count += 1
-        code = self.draw.pop()
-        self.center_pile.append(code)
-        face = self.rng.choice(FACES)
-        self.round = Round(self.round_count, code, face, t + self.settings.round_pause_ms)
-        self._announce_if_due()
+        self._now = max(self._now, t)
+        self.to_draw += ["center", "face"]
 
     def _end(self, winners: list[int], how: str) -> None:
         self.over = True
+        self.to_draw = []
         self.winner_seats = winners
         if winners:
             names = " and ".join(self.name(p) for p in winners)
@@ -587,49 +819,3 @@ class ScrambledStates:
             text = "The draw pile ran out and nobody has a card: no winner."
         self.end_reason = text
         self._event("game-over", text, winners)
-
-    # --- copying and saving ----------------------------------------------------------
-    def clone(self) -> "ScrambledStates":
-        cards = self.cards
-        self.cards = None
-        try:
-            twin = copy.deepcopy(self)
-        finally:
-            self.cards = cards
-        twin.cards = cards
-        return twin
-
-    def to_json(self) -> dict:
-        return {
-            "version": SAVE_VERSION,
-            "seed": self.seed,
-            "settings": self.settings.to_json(),
-            "actions": [a.to_json() for a in self.actions],
-            "now": self.now,
-        }
-
-    @classmethod
-    def from_json(cls, data: Any, cards: CardSet | None = None) -> "ScrambledStates":
-        """Rebuild a saved game by replaying its actions; SaveError if it does not replay."""
-        if not isinstance(data, dict):
-            raise SaveError("Scrambled States save: expected a mapping")
-        if data.get("version") != SAVE_VERSION:
-            raise SaveError(f"Scrambled States save: version {data.get('version')!r} is not supported")
-        try:
-            settings = Settings.from_json(data["settings"])
-            seed = int(data["seed"])
-            actions = [Action.from_json(a) for a in data["actions"]]
-            now = int(data.get("now", 0))
-        except (KeyError, TypeError, ValueError) as e:
-            raise SaveError(f"Scrambled States save: malformed ({type(e).__name__}: {e})") from None
-        try:
-            game = cls(settings, seed, cards)
-            for a in actions:
-                game.apply_action(a)
-            game.advance(max(now, game.now))
-        except IllegalActionError as e:
-            raise SaveError(f"Scrambled States save: the moves do not replay ({e})") from None
-        except KeyError as e:
-            raise SaveError(f"Scrambled States save: unknown card {e}") from None
-        return game
-

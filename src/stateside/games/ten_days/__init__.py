@@ -8,7 +8,9 @@ GAME = GameInfo(
             " continuous journey: walk across borders, drive through a state, fly between states of one colour.",
     players="2-4 players",
     mode="stateside.games.ten_days.mode:TenDaysMode",
-    selfplay="stateside.games.ten_days.selfplay:play_game",
+    rules="stateside.games.ten_days.rules:TenDaysState",
+    ai="stateside.games.ten_days.ai:make_player",
+    legacy_save="stateside.games.ten_days.legacy:legacy_save",
     cli="stateside.games.ten_days.cli:main",
     order=50,
 )

@@ -11,9 +11,9 @@ any single replacement (any card on any slot), which is what the players need.
 The programme lets a state appear twice in a planned journey (there is one card per
 state); that makes it a lower bound. `changes_needed` searches for the exact figure.
 
-Players (all see only what a person in their seat sees: their own journey, the card
-they hold, the tops of the discard piles, the size of the deck):
-    random   any legal action, uniformly
+Players (all see only their seat's observation and legal actions: their own journey,
+the card they hold, the discard piles, the size of the deck; the match's "random" seat
+plays any legal action):
     easy     fixes the journey's visible problems greedily, one day at a time
     medium   minimises the number of cards still to change
     hard     as medium, then prefers the journey with the best chance that the next
@@ -21,7 +21,6 @@ they hold, the tops of the discard piles, the size of the deck):
 """
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
@@ -29,11 +28,10 @@ from typing import Sequence
 
 import numpy as np
 
-from stateside.games.ten_days.cards import (
-    CAR, TRANSPORT_FACES, face_of, faces_of, is_state, is_transport, load_cards,
-)
+from stateside.engine.protocol import Player
+from stateside.games.ten_days.cards import CAR, TRANSPORT_FACES, face_of, is_state, is_transport, load_cards
 from stateside.games.ten_days.journey import DAYS, check_journey, travel_rules
-from stateside.games.ten_days.rules import DEAL, DISCARD, DRAW, PLACE, TenDaysGame
+from stateside.games.ten_days.rules import DEAL, DISCARD, DRAW, PLACE
 
 INF = 99
 DTYPE = np.int16  # distances are small; narrow integers keep the arrays fast
@@ -209,19 +207,12 @@ def _index_of(action: str) -> int:
     return int(action.split(":")[1]) - 1
 
 
-class RandomPlayer:
-    def __init__(self, seed: int):
-        self.rng = random.Random(seed)
-
-    def choose(self, game: TenDaysGame) -> str:
-        return self.rng.choice(game.legal_actions())
+def _pile_tops(obs: dict) -> list[str | None]:
+    return [pile[-1] if pile else None for pile in obs["piles"]]
 
 
-class EasyPlayer:
+class EasyPlayer(Player):
     """Greedy on what the checker reports: fewer problems is better, one move ahead."""
-
-    def __init__(self, seed: int):
-        self.rng = random.Random(seed)
 
     @staticmethod
     def problems(faces: list) -> int:
@@ -232,46 +223,47 @@ class EasyPlayer:
         options = [(self.problems(faces), None)] if allow_keep else []
         for i in slots:
             trial = list(faces)
-            trial[i] = face_of(card)
+            trial[i] = card
             options.append((self.problems(trial), i))
         low = min(p for p, _ in options)
         return low, self.rng.choice([i for p, i in options if p == low])
 
-    def choose(self, game: TenDaysGame) -> str:
-        faces = faces_of(game.journeys[game.current])
-        if game.phase == DEAL:
+    def choose(self, obs: dict, legal: Sequence[str]) -> str:
+        faces = obs["journey"]
+        phase = obs["phase"]
+        if phase == DEAL:
             empty = [i for i, f in enumerate(faces) if f is None]
-            _, slot = self._best_place(faces, game.held, empty, allow_keep=False)
+            _, slot = self._best_place(faces, obs["held"], empty, allow_keep=False)
             return f"day:{slot + 1}"
-        if game.phase == DRAW:
+        if phase == DRAW:
             now = self.problems(faces)
-            for k, top in enumerate(game.pile_tops()):
+            for k, top in enumerate(_pile_tops(obs)):
                 if top is not None and self._best_place(faces, top, range(DAYS), True)[0] < now:
                     return f"take:{k + 1}"
-            return "draw" if game.deck else self.rng.choice(game.legal_actions())
-        if game.phase == PLACE:
-            _, slot = self._best_place(faces, game.held, range(DAYS), allow_keep=True)
+            return "draw" if obs["deck"] else self.rng.choice(legal)
+        if phase == PLACE:
+            _, slot = self._best_place(faces, obs["held"], range(DAYS), allow_keep=True)
             return "keep" if slot is None else f"day:{slot + 1}"
-        return self.rng.choice(game.legal_actions())
+        return self.rng.choice(legal)
 
 
-class DistancePlayer:
+class DistancePlayer(Player):
     """medium: takes and places cards to reduce the number of cards still to change.
     hard (careful=True): among equally short journeys, prefers the one that the most
     unseen cards would shorten; when discarding, buries the pile top it needs least."""
 
-    def __init__(self, seed: int, careful: bool):
-        self.rng = random.Random(seed)
+    def __init__(self, seat: int, rng, careful: bool):
+        super().__init__(seat, rng)
         self.careful = careful
         self.tab = tables()
         self.every = Counter(face_of(c) for c in load_cards().card_ids())
 
-    def _unseen(self, game: TenDaysGame, seat: int) -> Counter:
+    def _unseen(self, obs: dict) -> Counter:
         """Faces of the cards this seat cannot see (deck, other journeys, buried discards)."""
-        seen = Counter(face_of(c) for c in game.journeys[seat] if c is not None)
-        seen.update(face_of(c) for c in game.pile_tops() if c is not None)
-        if game.held is not None:
-            seen[face_of(game.held)] += 1
+        seen = Counter(c for c in obs["journey"] if c is not None)
+        seen.update(c for c in _pile_tops(obs) if c is not None)
+        if obs["held"] is not None:
+            seen[obs["held"]] += 1
         return self.every - seen
 
     def _prospect(self, faces: list, unseen: Counter) -> float:
@@ -289,7 +281,7 @@ class DistancePlayer:
 
     def _pick(self, faces: list, card: str, slots: Sequence[int], keep: bool, a, unseen) -> int | None:
         """The slot for `card` (None = keep the journey as it is)."""
-        after = a.after(face_of(card), self.tab)
+        after = a.after(card, self.tab)
         low = min(int(after[i]) for i in slots)
         if keep and a.distance < low:
             return None  # every placement makes the journey worse (a finished journey, say)
@@ -306,7 +298,7 @@ class DistancePlayer:
         for slot in choices:
             trial = list(faces)
             if slot is not None:
-                trial[slot] = face_of(card)
+                trial[slot] = card
             scored.append((self._prospect(trial, unseen), slot is not None, slot if slot is not None else -1, slot))
         best = min(scored)
         if best[0] >= a.distance:
@@ -315,45 +307,41 @@ class DistancePlayer:
             return self.rng.choice(scored)[3]
         return best[3]
 
-    def choose(self, game: TenDaysGame) -> str:
-        seat = game.current
-        faces = faces_of(game.journeys[seat])
+    def choose(self, obs: dict, legal: Sequence[str]) -> str:
+        faces = obs["journey"]
+        phase = obs["phase"]
         a = analyse(faces, self.tab)
-        unseen = self._unseen(game, seat) if self.careful else None
-        if game.phase == DEAL:
+        unseen = self._unseen(obs) if self.careful else None
+        if phase == DEAL:
             empty = [i for i, f in enumerate(faces) if f is None]
-            return f"day:{self._pick(faces, game.held, empty, False, a, unseen) + 1}"
-        if game.phase == PLACE:
-            slot = self._pick(faces, game.held, range(DAYS), True, a, unseen)
+            return f"day:{self._pick(faces, obs['held'], empty, False, a, unseen) + 1}"
+        if phase == PLACE:
+            slot = self._pick(faces, obs["held"], range(DAYS), True, a, unseen)
             return "keep" if slot is None else f"day:{slot + 1}"
-        if game.phase == DRAW:
+        if phase == DRAW:
             offers = []
-            for k, top in enumerate(game.pile_tops()):
+            for k, top in enumerate(_pile_tops(obs)):
                 if top is not None:
-                    gain = a.distance - a.best_after(face_of(top), self.tab)
+                    gain = a.distance - a.best_after(top, self.tab)
                     if gain > 0:
                         offers.append((-gain, k))
             if offers:
                 return f"take:{min(offers)[1] + 1}"
-            return "draw" if game.deck else self.rng.choice(game.legal_actions())
-        if game.phase == DISCARD:
-            legal = game.legal_actions()
+            return "draw" if obs["deck"] else self.rng.choice(legal)
+        if phase == DISCARD:
             if len(legal) == 1 or not self.careful:
                 return self.rng.choice(legal)
-            tops = game.pile_tops()
+            tops = _pile_tops(obs)
             # bury the top card we would gain least from; keep helpful ones in reach
-            usefulness = [(a.distance - a.best_after(face_of(tops[_index_of(act)]), self.tab), act) for act in legal]
+            usefulness = [(a.distance - a.best_after(tops[_index_of(act)], self.tab), act) for act in legal]
             return min(usefulness)[1]
-        raise ValueError(f"no decision to take in phase {game.phase!r}")
+        raise ValueError(f"no decision to take in phase {phase!r}")
 
 
-def make_player(spec: str, seed: int):
-    """A player from a spec: "random" or "ai:<level>" with level easy, medium or hard."""
-    if spec == "random":
-        return RandomPlayer(seed)
-    level = spec.removeprefix("ai:")
-    if spec.startswith("ai:") and level in LEVELS:
-        if level == "easy":
-            return EasyPlayer(seed)
-        return DistancePlayer(seed, careful=(level == "hard"))
-    raise ValueError(f"unknown player {spec!r}: use random or ai:<level> with level among {', '.join(LEVELS)}")
+def make_player(level: str, seat: int, rng) -> Player:
+    """The computer player of a level (easy, medium or hard) for a seat."""
+    if level == "easy":
+        return EasyPlayer(seat, rng)
+    if level in ("medium", "hard"):
+        return DistancePlayer(seat, rng, careful=(level == "hard"))
+    raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")

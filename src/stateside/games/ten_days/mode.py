@@ -1,7 +1,8 @@
-"""10 Days in the USA on the shared map: a thin view over the rules engine.
+"""10 Days in the USA on the shared map: a thin view over a Match of the rules engine.
 
 The player's ten days lie under the map as cards; the deck and the three discard piles
-sit in the side panel. Clicks become engine actions; computer players act on a timer;
+sit in the side panel. Clicks become the match's actions; computer players act on a
+timer through match.step(); the deck's cards come from the match's chance draws;
 in hot-seat play a "pass to <name>" screen hides one player's cards from the next.
 The journey being shown is drawn on the map: a line across each border walked, a
 dashed line through the state an automobile crosses, an arc for each flight, and in
@@ -21,12 +22,13 @@ from PySide6.QtWidgets import (
 )
 
 from stateside.app.mode import AI_DELAY_MS, GameMode
+from stateside.engine.match import CHANCE, Match
 from stateside.errors import IllegalActionError, SaveError
-from stateside.games.ten_days.ai import changes_needed, make_player
+from stateside.games.ten_days.ai import changes_needed
 from stateside.games.ten_days.cards import face_of, faces_of, is_state, load_cards
 from stateside.games.ten_days.journey import DAYS, a_card, check_journey, travel_rules
 from stateside.games.ten_days.rules import (
-    DEAL, DISCARD, DRAW, MAX_PLAYERS, MIN_PLAYERS, PILES, PLACE, Setup, TenDaysGame,
+    DEAL, DISCARD, DRAW, MAX_PLAYERS, MIN_PLAYERS, PILES, PLACE, TenDaysState,
 )
 from stateside.games.ten_days.widgets import CardRow, CardSlot, FitScrollArea
 
@@ -176,14 +178,14 @@ class TenDaysMode(GameMode):
         self.cards = load_cards()
         self.rules = travel_rules()
         self.ai_delay_ms = AI_DELAY_MS
-        self.game: TenDaysGame | None = None
+        self.match: Match | None = None
         self.seats: list[Seat] = list(DEFAULT_SEATS)
         self.hint_on = False
         self.viewer: int | None = None        # whose hidden cards are on screen
         self.waiting_for: int | None = None   # the seat behind the pass screen
         self.log: list[str] = []
         self.last_replaced: dict[int, int] = {}
-        self.ai_players: dict[int, object] = {}
+        self.turn_actions: list[str] = []     # the seat actions of the turn being played
         self._hint_cache: tuple | None = None
         self.ai_timer = QTimer(self, singleShot=True, timeout=self._ai_step)
 
@@ -310,22 +312,26 @@ class TenDaysMode(GameMode):
         key("K", self._keep_clicked)
 
     # --- games ------------------------------------------------------------------------
+    @property
+    def game(self) -> TenDaysState | None:
+        return self.match.state if self.match else None
+
     def start_game(self, seats: list[Seat], first: int = 0, hint: bool | None = None, seed: int | None = None) -> None:
         seed = random.SystemRandom().randrange(2 ** 31) if seed is None else seed
-        game = TenDaysGame(Setup(len(seats), seed, first_player=first))
-        self._install(game, seats, [], hint)
+        setup = {"players": [s.name for s in seats], "first_player": first, "turn_limit": None}
+        match = Match(TenDaysState, [s.kind for s in seats], seed, setup)
+        match.resolve_chance()  # the first card is dealt
+        self._install(match, hint)
         self.status.emit("New game of 10 Days in the USA: take your ten cards, one at a time.")
 
-    def _install(self, game: TenDaysGame, seats: list[Seat], log: list[str], hint: bool | None = None) -> None:
+    def _install(self, match: Match, hint: bool | None = None) -> None:
         self.ai_timer.stop()
-        self.game = game
-        self.seats = list(seats)
-        self.log = list(log)
-        self.last_replaced = {}
+        self.match = match
+        self.seats = [Seat(name, kind) for name, kind in zip(match.names, match.seats)]
+        self._replay_log()
         self.viewer = None
         self.waiting_for = None
         self.pass_screen.hide()
-        self.ai_players = {i: make_player(s.kind, game.setup.seed * 31 + i) for i, s in enumerate(seats) if not s.human}
         if hint is not None:
             self.hint_on = hint
             self.hint_box.blockSignals(True)
@@ -335,7 +341,7 @@ class TenDaysMode(GameMode):
         self.changed.emit()
 
     def new_game(self) -> None:
-        dialog = SetupDialog(self.seats, self.game.setup.first_player if self.game else 0, self.hint_on, self)
+        dialog = SetupDialog(self.seats, self.game.setup["first_player"] if self.game else 0, self.hint_on, self)
         if dialog.exec() == QDialog.Accepted:
             self.start_game(dialog.seats(), dialog.first.currentIndex(), dialog.hint.isChecked())
 
@@ -388,32 +394,50 @@ class TenDaysMode(GameMode):
         if g is None or g.is_terminal() or self.seats[g.current].human or not self.active:
             return
         seat = g.current
-        player = self.ai_players[seat]
         if g.phase == DEAL:
             while g.phase == DEAL and g.current == seat:
-                self._apply(player.choose(g))
+                self._apply(None)
         elif g.phase == DRAW:
-            self._apply(player.choose(g))  # draw or take; the rest after a pause, to follow
+            self._apply(None)  # draw or take; the rest after a pause, to follow
             self._refresh()
             self.ai_timer.start(self.ai_delay_ms // 2)
             return
         else:
-            self._apply(player.choose(g))  # replace a day or keep
-            self._apply(player.choose(g))  # discard
+            self._apply(None)  # replace a day or keep
+            self._apply(None)  # discard
         self.changed.emit()
         self._advance()
 
-    def _apply(self, action: str) -> None:
-        """Apply one action; log what the table saw."""
+    def _apply(self, action: str | None) -> None:
+        """Apply a person's action (None: let the computer to move choose one), then the
+        cards the deck gives; log what the table saw."""
         g = self.game
         seat, phase = g.current, g.phase
-        g.apply_action(action)
-        if phase == DEAL and None not in g.journeys[seat]:
-            self._add_log(f"{self._says(seat, 'has', 'have')} taken ten cards.")
-        elif phase == PLACE and action.startswith("day:"):
+        entry = self.match.step() if action is None else self.match.apply(action)
+        self.match.resolve_chance()
+        self._note(g, seat, phase, entry.action)
+
+    def _note(self, g: TenDaysState, seat: int, phase: str, action: str) -> None:
+        """Log a seat's action, just applied to `g`."""
+        if phase == DEAL:
+            if None not in g.journeys[seat]:
+                self._add_log(f"{self._says(seat, 'has', 'have')} taken ten cards.")
+            return
+        self.turn_actions = (self.turn_actions + [action])[-3:]
+        if phase == PLACE and action.startswith("day:"):
             self.last_replaced[seat] = int(action[4:]) - 1
         elif phase == DISCARD:
-            self._add_log(self._describe_turn(seat))
+            self._add_log(self._describe_turn(g, seat))
+
+    def _replay_log(self) -> None:
+        """The log of a match, written again from its actions (a loaded game has no other)."""
+        self.log, self.last_replaced, self.turn_actions = [], {}, []
+        g = TenDaysState.new(self.match.initial_setup)
+        for entry in self.match.log:
+            seat, phase = g.current, g.phase
+            g.apply_action(entry.action)
+            if entry.seat != CHANCE:
+                self._note(g, seat, phase, entry.action)
 
     def _name(self, seat: int) -> str:
         return html.escape(self.seats[seat].name)
@@ -423,10 +447,9 @@ class TenDaysMode(GameMode):
         name = self.seats[seat].name
         return f"{html.escape(name) if escape else name} {you_verb if name == 'You' else verb}"
 
-    def _describe_turn(self, seat: int) -> str:
-        """The turn just ended, as the other players saw it (read from the last three actions)."""
-        g = self.game
-        source, placed, discard = g.actions[-3:]
+    def _describe_turn(self, g: TenDaysState, seat: int) -> str:
+        """The turn just ended, as the other players saw it (read from its three actions)."""
+        source, placed, discard = self.turn_actions
         pile = int(discard.split(":")[1])
         discarded = g.piles[pile - 1][-1]
         if placed.startswith("day:"):
@@ -551,7 +574,7 @@ class TenDaysMode(GameMode):
 
         # the table: deck and three discard piles
         empty = [k for k, p in enumerate(g.piles) if not p]
-        table = [CardSlot(None, f"Deck ({len(g.deck)})", down=bool(g.deck),
+        table = [CardSlot(None, f"Deck ({g.deck_size()})", down=bool(g.deck),
                           enabled=human_turn and phase == DRAW and bool(g.deck),
                           tooltip="The deck: draw its top card (D).")]
         for k, pile in enumerate(g.piles):
@@ -607,9 +630,10 @@ class TenDaysMode(GameMode):
                 return f"Waiting for <b>{name}</b>."
             if g.phase == DEAL:
                 return f"<b>{name}</b> is taking ten cards\u2026"
-            if g.phase == PLACE and g.actions[-1].startswith("take:"):
+            last = self.turn_actions[-1] if self.turn_actions else ""
+            if g.phase == PLACE and last.startswith("take:"):
                 card = a_card(self.rules, face_of(g.held))
-                return f"<b>{name}</b> took {card} from pile {g.actions[-1][5:]}\u2026"
+                return f"<b>{name}</b> took {card} from pile {last[5:]}\u2026"
             if g.phase == PLACE:
                 return f"<b>{name}</b> drew from the deck\u2026"
             return f"<b>{name}</b> is playing\u2026"
@@ -741,46 +765,42 @@ class TenDaysMode(GameMode):
         self.status.emit(f"{self.cards.name(code)}: {c.name} card {c.symbol}; borders {where}.")
 
     def save_state(self) -> dict | None:
-        if self.game is None:
+        if self.match is None:
             return None
-        return {"engine": self.game.to_json(), "seats": [{"name": s.name, "kind": s.kind} for s in self.seats],
-                "hint": self.hint_on, "log": self.log[-LOG_KEPT:]}
+        return {**self.match.to_json(), "hint": self.hint_on}  # the hint: this screen's option, not the game's
 
     def load_state(self, state: dict) -> None:
         if not isinstance(state, dict):
             raise SaveError("10 Days in the USA: the saved game is not a mapping")
-        raw = state.get("seats")
-        if not isinstance(raw, list) or not all(isinstance(s, dict) and isinstance(s.get("name"), str)
-                                                and s.get("kind") in SEAT_KINDS for s in raw):
-            raise SaveError("10 Days in the USA: 'seats' must list a name and a kind"
-                            f" ({', '.join(SEAT_KINDS)}) for each player")
-        if "engine" not in state:
-            raise SaveError("10 Days in the USA: this save holds no game of 10 Days ('engine' is missing)")
-        game = TenDaysGame.from_json(state["engine"])
-        if len(raw) != game.players:
-            raise SaveError(f"10 Days in the USA: {len(raw)} seats for a game of {game.players} players")
-        log = state.get("log", [])
-        log = [line for line in log if isinstance(line, str)] if isinstance(log, list) else []
-        self._install(game, [Seat(s["name"], s["kind"]) for s in raw], log, state.get("hint") is True)
+        if state.get("game") != TenDaysState.spec.id:
+            raise SaveError(f"10 Days in the USA: this save holds no game of 10 Days (its game is {state.get('game')!r})")
+        match = Match.from_json(state, "10 Days in the USA: the saved game")
+        if any(kind not in SEAT_KINDS for kind in match.seats):
+            raise SaveError(f"10 Days in the USA: the seats must be among {', '.join(SEAT_KINDS)}, not {match.seats}")
+        match.resolve_chance()  # a log cut after a draw: the card comes now
+        self._install(match, state.get("hint") is True)
+
+    def _undo_point(self) -> int | None:
+        """Where the person to move may go back to: their last action, within their own
+        turn, when no card has come from the deck since (a drawn card stays drawn)."""
+        if not self.is_human_turn():
+            return None
+        n = self.match.fair_undo_point(self.game.current)
+        if n is None or any(e.seat == CHANCE for e in self.match.log[n + 1:]):
+            return None
+        return n
 
     def can_undo(self) -> bool:
         """Within your own turn: taking a pile's top card (it was face up) or the choice of
         day. A card drawn from the deck stays drawn, and a finished turn stays finished."""
-        g = self.game
-        if not self.is_human_turn() or not g.actions:
-            return False
-        last = g.actions[-1]
-        return (g.phase == PLACE and last.startswith("take:")) or (g.phase == DISCARD and last[:4] in ("day:", "keep"))
+        return self._undo_point() is not None
 
     def undo(self) -> None:
-        if not self.can_undo():
+        n = self._undo_point()
+        if n is None:
             return
-        g = self.game
-        undone = g.actions[-1]
-        self.game = g.undone(1)
-        if undone.startswith("day:"):
-            seat = self.game.current
-            self.last_replaced.pop(seat, None)
+        self.match.undo_to(n)
+        self._replay_log()
         self._refresh()
         self.changed.emit()
         self.status.emit("Took back your last move.")

@@ -1,8 +1,9 @@
-"""The rules engine of 10 Days in the USA (no Qt).
+"""The rules engine of 10 Days in the USA (no Qt), on the engine protocol.
 
-A game is its setup (players, seed, who starts) plus the ordered list of actions; the
-seed fixes every shuffle, so replaying the actions rebuilds the game exactly. Actions
-are short strings, named for what a player does:
+A game is its setup plus the ordered list of actions. Cards are faces ("CA", "car",
+"plane-red"): copies of a face are identical, so the deck is a multiset of faces with
+no order at all, and every card that leaves it is a chance action drawn by the match
+layer. Actions are short strings, named for what a player does:
 
     deal phase      "day:N"      put the card just dealt to you in your empty day N (1-10);
                                  each player takes ten cards this way, then the next player
@@ -11,66 +12,113 @@ are short strings, named for what a player does:
     place phase     "day:N"      replace day N with the card you hold (the old card is now held)
                     "keep"       leave the journey as it is (the drawn card is now held)
     discard phase   "discard:K"  put the held card face up on pile K (an empty pile first)
+    chance          "card:F"     the deck gives card F: dealt to the player, drawn by them,
+                                 or turned up to start a discard pile after the deal
 
 At the end of a turn the mover's journey is checked; a valid one wins at once. When
-the deck runs out, all discards but each pile's top card are shuffled into a new deck.
+the deck runs out, all discards but each pile's top card go back into the deck.
 Cards are never rearranged: a journey changes only by replacing one day.
 """
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
-from typing import Sequence
+from collections import Counter
+from functools import cache
 
-from stateside.errors import IllegalActionError, SaveError
-from stateside.games.ten_days.cards import load_cards
-from stateside.games.ten_days.journey import DAYS, check_journey
+from stateside.engine.protocol import CHANCE, TERMINAL, Event, GameSpec, InvariantError, State
+from stateside.errors import IllegalActionError
+from stateside.games.ten_days.cards import face_of, load_cards
+from stateside.games.ten_days.journey import DAYS, a_card, check_journey, travel_rules
 
 PILES = 3
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-SAVE_VERSION = 1
+ROUNDS_LIMIT = 100  # self-play stops a game without a winner after this many turns per player
 
 DEAL, DRAW, PLACE, DISCARD, OVER = "deal", "draw", "place", "discard", "over"
+START = "start"  # the chance cards that start the discard piles after the deal
+CARD = "card:"
+
+DAY_ACTIONS = tuple(f"day:{i + 1}" for i in range(DAYS))
+TAKE_ACTIONS = tuple(f"take:{k + 1}" for k in range(PILES))
+DISCARD_ACTIONS = tuple(f"discard:{k + 1}" for k in range(PILES))
+SEAT_ACTIONS = DAY_ACTIONS + ("draw",) + TAKE_ACTIONS + ("keep",) + DISCARD_ACTIONS
+# action -> (kind, index); parsed once, so that applying an action costs a lookup
+PARSED = {**{a: ("day", i) for i, a in enumerate(DAY_ACTIONS)}, "draw": ("draw", None), "keep": ("keep", None),
+          **{a: ("take", k) for k, a in enumerate(TAKE_ACTIONS)},
+          **{a: ("discard", k) for k, a in enumerate(DISCARD_ACTIONS)}}
 
 
-@dataclass(frozen=True)
-class Setup:
-    players: int
-    seed: int
-    first_player: int = 0
-    turn_limit: int | None = None  # total turns after which the game stops without a winner
-
-    def __post_init__(self):
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ValueError(f"10 Days in the USA is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {self.players}")
-        if not 0 <= self.first_player < self.players:
-            raise ValueError(f"first player {self.first_player} is not a seat of {self.players}")
+@cache
+def full_deck() -> Counter:
+    """The 66 cards as faces: each state once, two airplanes per colour, six automobiles
+    (shared: copy it before changing it)."""
+    return Counter(face_of(c) for c in load_cards().card_ids())
 
 
-class TenDaysGame:
+class TenDaysState(State):
     """One game. Public state is read directly (journeys, piles, deck, phase...); change it
     only through apply_action so that the action list stays the whole story."""
 
-    def __init__(self, setup: Setup):
-        self.setup = setup
-        self.rng = random.Random(setup.seed)
-        deck = list(load_cards().card_ids())
-        self.rng.shuffle(deck)
-        self.deck: list[str] = deck                # top card = deck[-1]
-        self.piles: list[list[str]] = [[] for _ in range(PILES)]  # top card = pile[-1]
-        self.journeys: list[list[str | None]] = [[None] * DAYS for _ in range(setup.players)]
-        self.current = setup.first_player
-        self.phase = DEAL
-        self.held: str | None = self.deck.pop()    # dealt, drawn or about to be discarded
-        self.winner: int | None = None
-        self.turns = 0                             # completed turns after the deal
-        self.reshuffles = 0
-        self.actions: list[str] = []
+    spec = GameSpec(id="ten-days", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, hidden_information=True)
 
-    # --- queries ---------------------------------------------------------------
+    # --- making and copying --------------------------------------------------------
+    @classmethod
+    def new(cls, setup: dict) -> "TenDaysState":
+        if not isinstance(setup, dict):
+            raise ValueError("the setup of 10 Days in the USA must be a mapping")
+        players = setup.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ValueError("the setup needs \"players\": a list of names")
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise ValueError(f"10 Days in the USA is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(players)}")
+        first, limit = setup.get("first_player", 0), setup.get("turn_limit")
+        if type(first) is not int or not 0 <= first < len(players):
+            raise ValueError(f"first player {first!r} is not a seat of {len(players)}")
+        if limit is not None and (type(limit) is not int or limit < 1):
+            raise ValueError(f"turn_limit must be a whole number of turns (1 or more) or null, not {limit!r}")
+        state = cls.__new__(cls)
+        state._setup = {"players": list(players), "first_player": first, "turn_limit": limit}
+        state.deck = Counter(full_deck())         # face -> copies not yet drawn
+        state.piles = [[] for _ in range(PILES)]  # top card = pile[-1]
+        state.journeys = [[None] * DAYS for _ in players]
+        state.current = first
+        state.phase = DEAL
+        state.pending = DEAL                      # what the next chance card is for; None: a seat acts
+        state.held = None                         # dealt, drawn or about to be discarded
+        state.winner = None
+        state.turns = 0                           # completed turns after the deal
+        state.reshuffles = 0
+        return state
+
+    @classmethod
+    def default_setup(cls, players: int) -> dict:
+        return {"players": [f"Player {i + 1}" for i in range(players)], "first_player": 0,
+                "turn_limit": ROUNDS_LIMIT * players}
+
+    def clone(self) -> "TenDaysState":
+        other = TenDaysState.__new__(TenDaysState)
+        other.__dict__.update(self.__dict__)
+        other._setup = {**self._setup, "players": list(self._setup["players"])}
+        other.deck = Counter(self.deck)
+        other.piles = [list(p) for p in self.piles]
+        other.journeys = [list(j) for j in self.journeys]
+        return other
+
+    # --- queries ---------------------------------------------------------------------
+    @property
+    def setup(self) -> dict:
+        return self._setup
+
     @property
     def players(self) -> int:
-        return self.setup.players
+        return len(self.journeys)
+
+    def deck_size(self) -> int:
+        return sum(self.deck.values())
+
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        return CHANCE if self.pending else self.current
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -82,53 +130,106 @@ class TenDaysGame:
     def pile_tops(self) -> list[str | None]:
         return [pile[-1] if pile else None for pile in self.piles]
 
-    def legal_actions(self) -> list[str]:
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        if not self.pending:
+            return []
+        total = self.deck_size()
+        return [(CARD + face, n / total) for face, n in self.deck.items()]
+
+    def legal_actions(self, seat: int | None = None) -> list[str]:
+        if self.phase == OVER or (seat is not None and (self.pending or seat != self.current)):
+            return []
+        if self.pending:
+            return [CARD + face for face in self.deck]
         if self.phase == DEAL:
-            return [f"day:{i + 1}" for i, card in enumerate(self.journeys[self.current]) if card is None]
+            return [DAY_ACTIONS[i] for i, card in enumerate(self.journeys[self.current]) if card is None]
         if self.phase == DRAW:
             acts = ["draw"] if self.deck else []
-            return acts + [f"take:{k + 1}" for k, pile in enumerate(self.piles) if pile]
+            return acts + [TAKE_ACTIONS[k] for k, pile in enumerate(self.piles) if pile]
         if self.phase == PLACE:
-            return [f"day:{i + 1}" for i in range(DAYS)] + ["keep"]
-        if self.phase == DISCARD:
-            empty = [k for k, pile in enumerate(self.piles) if not pile]
-            return [f"discard:{k + 1}" for k in (empty or range(PILES))]
-        return []
+            return list(DAY_ACTIONS) + ["keep"]
+        empty = [k for k, pile in enumerate(self.piles) if not pile]
+        return [DISCARD_ACTIONS[k] for k in (empty or range(PILES))]
 
-    def all_cards(self) -> list[str]:
+    def candidate_actions(self, seat: int | None = None) -> list[str]:
+        if seat is not None and (self.pending or seat != self.current):
+            return []
+        return list(SEAT_ACTIONS) + [CARD + face for face in full_deck()]
+
+    def all_cards(self) -> Counter:
         """Every card wherever it is (deck, piles, journeys, hand): always the 66 of the game."""
-        cards = list(self.deck)
+        cards = Counter(self.deck)
         for pile in self.piles:
-            cards += pile
+            cards.update(pile)
         for journey in self.journeys:
-            cards += [c for c in journey if c is not None]
+            cards.update(c for c in journey if c is not None)
         if self.held is not None:
-            cards.append(self.held)
+            cards[self.held] += 1
         return cards
 
-    # --- play --------------------------------------------------------------------
-    def apply_action(self, action: str) -> None:
-        if action not in self.legal_actions():
+    # --- play ----------------------------------------------------------------------------
+    def apply_action(self, action) -> list[Event]:
+        if self.pending:
+            face = action[len(CARD):] if type(action) is str and action.startswith(CARD) else None
+            if not self.deck.get(face):
+                raise IllegalActionError(self._why_illegal(action))
+            self._deal_out(face)
+            return []
+        parsed = PARSED.get(action) if type(action) is str else None
+        if parsed is None or not self._allowed(*parsed):
             raise IllegalActionError(self._why_illegal(action))
-        kind, _, arg = action.partition(":")
+        kind, index = parsed
         if self.phase == DEAL:
-            self.journeys[self.current][int(arg) - 1] = self.held
+            self.journeys[self.current][index] = self.held
             self.held = None
             self._next_deal()
-        elif self.phase == DRAW:
-            self.held = self.deck.pop() if kind == "draw" else self.piles[int(arg) - 1].pop()
+            return []
+        if self.phase == DRAW:
             self.phase = PLACE
-        elif self.phase == PLACE:
+            if kind == "draw":
+                self.pending = DRAW
+            else:
+                self.held = self.piles[index].pop()
+            return []
+        if self.phase == PLACE:
             if kind == "day":
                 journey = self.journeys[self.current]
-                slot = int(arg) - 1
-                journey[slot], self.held = self.held, journey[slot]
+                journey[index], self.held = self.held, journey[index]
             self.phase = DISCARD
-        elif self.phase == DISCARD:
-            self.piles[int(arg) - 1].append(self.held)
-            self.held = None
-            self._end_turn()
-        self.actions.append(action)
+            return []
+        self.piles[index].append(self.held)
+        self.held = None
+        return self._end_turn()
+
+    def _allowed(self, kind: str, index: int | None) -> bool:
+        """Whether a seat's action of this kind is legal now (legal_actions, without the list)."""
+        phase = self.phase
+        if phase == DEAL:
+            return kind == "day" and self.journeys[self.current][index] is None
+        if phase == DRAW:
+            return (kind == "draw" and bool(self.deck)) or (kind == "take" and bool(self.piles[index]))
+        if phase == PLACE:
+            return kind in ("day", "keep")
+        if phase == DISCARD:
+            return kind == "discard" and (not self.piles[index] or all(self.piles))
+        return False
+
+    def _draw(self, face: str) -> None:
+        self.deck[face] -= 1
+        if not self.deck[face]:
+            del self.deck[face]   # the deck lists only cards it still holds
+
+    def _deal_out(self, face: str) -> None:
+        """The deck gives `face` to whatever is waiting for a card."""
+        self._draw(face)
+        if self.pending in (DEAL, DRAW):
+            self.held = face
+            self.pending = None
+            return
+        pile = next(k for k, p in enumerate(self.piles) if not p)  # the piles start one by one
+        self.piles[pile].append(face)
+        if pile == PILES - 1:
+            self.pending = None
 
     def _next_deal(self) -> None:
         # Each player takes their ten cards one at a time, then the next player does.
@@ -137,98 +238,132 @@ class TenDaysGame:
         if None not in self.journeys[self.current]:
             self.current = (self.current + 1) % self.players
         if None in self.journeys[self.current]:
-            self.held = self.deck.pop()
+            self.pending = DEAL
             return
-        for pile in self.piles:  # the deal is over: three face-up discard piles
-            pile.append(self.deck.pop())
-        self.current = self.setup.first_player
+        self.current = self._setup["first_player"]   # the deal is over: three face-up discard piles
         self.phase = DRAW
+        self.pending = START
 
-    def _end_turn(self) -> None:
+    def _end_turn(self) -> list[Event]:
         self.turns += 1
+        name = self._setup["players"][self.current]
         if check_journey(self.journeys[self.current]).valid:
             self.winner = self.current
             self.phase = OVER
-            return
-        limit = self.setup.turn_limit
+            return [Event(f"10 DAYS! {name} wins with a valid journey", "win", (self.current,))]
+        limit = self._setup["turn_limit"]
         if limit is not None and self.turns >= limit:
             self.phase = OVER
-            return
+            return [Event(f"the game stops without a winner after {limit} turns", "turn-limit")]
         self.current = (self.current + 1) % self.players
         self.phase = DRAW
         if not self.deck:
-            self._reshuffle()
+            return self._reshuffle()
+        return []
 
-    def _reshuffle(self) -> None:
-        """The deck ran out: every discard except each pile's top card becomes the new deck."""
+    def _reshuffle(self) -> list[Event]:
+        """The deck ran out: every discard except each pile's top card goes back into it."""
         for pile in self.piles:
-            self.deck += pile[:-1]
+            self.deck.update(pile[:-1])
             del pile[:-1]
-        self.rng.shuffle(self.deck)
         self.reshuffles += 1
+        return [Event(f"the discards but each pile's top card became the new deck ({self.deck_size()} cards)",
+                      "reshuffle")]
 
-    def _why_illegal(self, action: str) -> str:
+    def _why_illegal(self, action) -> str:
         if self.phase == OVER:
             return "the game is over"
+        if self.pending:
+            return f"{action!r} is not possible now: the deck is to give a card (one of {self.deck_size()} unseen)"
         what = {DEAL: "place the dealt card in an empty day", DRAW: "draw a card from the deck or a discard pile",
                 PLACE: "replace a day with the drawn card or keep your journey",
                 DISCARD: "discard onto a pile (an empty pile first)"}[self.phase]
         return f"{action!r} is not possible now: it is time to {what} (possible: {', '.join(self.legal_actions())})"
 
-    # --- copies, undo and saving ---------------------------------------------------
-    def clone(self) -> "TenDaysGame":
-        other = TenDaysGame.__new__(TenDaysGame)
-        other.__dict__.update(self.__dict__)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        other.deck = list(self.deck)
-        other.piles = [list(p) for p in self.piles]
-        other.journeys = [list(j) for j in self.journeys]
-        other.actions = list(self.actions)
+    # --- views, checks, text ----------------------------------------------------------------
+    def observation(self, seat: int) -> dict:
+        """What `seat` may know: its own days and held card, the face-up piles, the size
+        of the deck, how far each journey is dealt; a winner's journey is shown to all."""
+        own_turn = seat == self.current and self.phase != OVER
+        return {
+            "seat": seat,
+            "players": list(self._setup["players"]),
+            "phase": self.phase,
+            "current": self.current,
+            "chance": bool(self.pending),
+            "journey": list(self.journeys[seat]),
+            "held": self.held if own_turn else None,
+            "piles": [list(p) for p in self.piles],
+            "deck": self.deck_size(),
+            "dealt": [DAYS - j.count(None) for j in self.journeys],
+            "turns": self.turns,
+            "turn_limit": self._setup["turn_limit"],
+            "winner": self.winner,
+            "winning_journey": None if self.winner is None else list(self.journeys[self.winner]),
+        }
+
+    def check_invariants(self) -> None:
+        cards = self.all_cards()
+        if cards != full_deck():
+            diff = (full_deck() - cards) + (cards - full_deck())
+            raise InvariantError(f"the cards are not the 66 of the game (off: {dict(diff)})")
+        if len(self.piles) != PILES or any(len(j) != DAYS for j in self.journeys):
+            raise InvariantError("three discard piles and ten days per player")
+        holds = self.phase in (DEAL, PLACE, DISCARD) and not self.pending
+        if (self.held is not None) != holds:
+            raise InvariantError(f"held card {self.held!r} in phase {self.phase} (waiting for {self.pending})")
+        if self.phase != DEAL and not self.pending and any(None in j for j in self.journeys):
+            raise InvariantError("a journey has an empty day after the deal")
+
+    def action_to_json(self, action) -> str:
+        return action
+
+    def action_from_json(self, data) -> str:
+        if isinstance(data, str) and (data in PARSED or (data.startswith(CARD) and data[len(CARD):] in full_deck())):
+            return data
+        raise ValueError(f"{data!r} is not a move of 10 Days in the USA (day:N, draw, take:K, keep, discard:K"
+                         " or card:<card>)"[:300])
+
+    def action_to_string(self, action) -> str:
+        name = self._setup["players"][self.current]
+        rules = travel_rules()
+        if self.pending:
+            face = action[len(CARD):]
+            if self.pending == START:
+                return f"{a_card(rules, face)} was turned up to start a discard pile"
+            return f"{name} was {'dealt' if self.pending == DEAL else 'drew'} {a_card(rules, face)}"
+        kind, index = PARSED[action]
+        held = a_card(rules, self.held) if self.held else "the card"
+        if kind == "day" and self.phase == DEAL:
+            return f"{name} put {held} on day {index + 1}"
+        if kind == "day":
+            old = a_card(rules, self.journeys[self.current][index])
+            return f"{name} put {held} on day {index + 1} in place of {old}"
+        if kind == "draw":
+            return f"{name} drew from the deck"
+        if kind == "take":
+            return f"{name} took {a_card(rules, self.piles[index][-1])} from the top of pile {index + 1}"
+        if kind == "keep":
+            return f"{name} kept the journey as it was"
+        return f"{name} discarded {held} onto pile {index + 1}"
+
+    # --- hidden information ---------------------------------------------------------------
+    def with_hidden_changed(self, viewer: int, rng) -> "TenDaysState":
+        """The other players' unrevealed days and held card dealt again from the cards
+        `viewer` cannot see (those and the deck); the viewer's observation stays."""
+        other = self.clone()
+        hidden = [s for s in range(self.players) if s != viewer and s != self.winner]
+        unseen = list(other.deck.elements())
+        for s in hidden:
+            unseen += [c for c in other.journeys[s] if c is not None]
+        others_hold = other.held is not None and other.current != viewer
+        if others_hold:
+            unseen.append(other.held)
+        rng.shuffle(unseen)
+        cards = iter(unseen)
+        for s in hidden:
+            other.journeys[s] = [None if c is None else next(cards) for c in other.journeys[s]]
+        if others_hold:
+            other.held = next(cards)
+        other.deck = Counter(cards)
         return other
-
-    @classmethod
-    def replay(cls, setup: Setup, actions: Sequence[str]) -> "TenDaysGame":
-        game = cls(setup)
-        for action in actions:
-            game.apply_action(action)
-        return game
-
-    def undone(self, count: int = 1) -> "TenDaysGame":
-        """The game as it was `count` actions ago (replayed, so the shuffles stay the same)."""
-        return TenDaysGame.replay(self.setup, self.actions[: max(0, len(self.actions) - count)])
-
-    def to_json(self) -> dict:
-        s = self.setup
-        return {"version": SAVE_VERSION, "players": s.players, "seed": s.seed, "first_player": s.first_player,
-                "turn_limit": s.turn_limit, "actions": list(self.actions)}
-
-    @classmethod
-    def from_json(cls, data: dict) -> "TenDaysGame":
-        """Rebuild a saved game; SaveError with a clear message if anything is off."""
-        if not isinstance(data, dict):
-            raise SaveError("10 Days in the USA: the saved game is not a mapping")
-        if data.get("version") != SAVE_VERSION:
-            raise SaveError(f"10 Days in the USA: saved game version {data.get('version')!r} is not supported"
-                            f" (this version reads {SAVE_VERSION})")
-        try:
-            limit = data.get("turn_limit")
-            ints = [data["players"], data["seed"], data["first_player"]] + ([] if limit is None else [limit])
-            if not all(isinstance(v, int) and not isinstance(v, bool) for v in ints):
-                raise TypeError
-            setup = Setup(data["players"], data["seed"], data["first_player"], limit)
-        except KeyError as e:
-            raise SaveError(f"10 Days in the USA: the saved game has no {e.args[0]!r}") from None
-        except (TypeError, ValueError) as e:
-            why = str(e) or "players, seed, first_player and turn_limit must be whole numbers"
-            raise SaveError(f"10 Days in the USA: the saved setup is not valid ({why})") from None
-        actions = data.get("actions")
-        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise SaveError("10 Days in the USA: the saved game has no list of actions")
-        game = cls(setup)
-        for n, action in enumerate(actions, 1):
-            try:
-                game.apply_action(action)
-            except IllegalActionError as e:
-                raise SaveError(f"10 Days in the USA: saved action {n} does not replay: {e}") from None
-        return game

@@ -1,0 +1,254 @@
+"""Every registered game against the engine protocol (in the style of OpenSpiel's
+random_sim_test). A new game gets all of these checks by registering its rules.
+
+For many seeds a game is played with random legal actions to its end, checking:
+- chance: the listed outcomes are the legal actions, with probabilities summing to 1;
+- exactness at sampled positions: every candidate action (a superset of the legal ones
+  given by the game) is tried on a clone; what is accepted is exactly what is listed,
+  and a refused action leaves the state as it was;
+- check_invariants after every action; actions survive JSON and have plain-English text;
+- save and load through the match layer at random points reproduce the same state;
+- a clone evolves independently of its original;
+- observations are JSON, and for games with hidden information a change of what a seat
+  may not know changes neither its observation nor its computer player's choice;
+- returns are 1/k for k winners at the end.
+
+STATESIDE_CONFORMANCE_SEEDS=200 runs a longer sweep (the figures in benchmarks/).
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+
+from stateside.engine.match import Match, make_player, rules_for, sample_chance
+from stateside.engine.protocol import CHANCE, SIMULTANEOUS, TERMINAL, State
+from stateside.errors import IllegalActionError
+from stateside.games import discover_games
+
+GAMES = [g.id for g in discover_games() if g.rules]
+# Each (game, variant) is played: a game with several ways to play is checked in each.
+VARIANTS = [(g, v) for g in GAMES for v in (rules_for(g).spec.variants or (None,))]
+
+
+def setup_for(cls, players: int, variant: str | None) -> dict:
+    setup = cls.default_setup(players)
+    return setup if variant is None else {**setup, "variant": variant}
+SEEDS = int(os.environ.get("STATESIDE_CONFORMANCE_SEEDS", "6"))
+EXACT_CHECKS = 4            # positions per game where every candidate is tried
+MAX_CANDIDATES = 400        # candidates tried per position (all listed ones, then a sample)
+MAX_ACTIONS = 5000
+
+
+def fingerprint(state: State) -> str:
+    """Everything observable about a state: whose turn, every seat's view and actions."""
+    n = state.num_players
+    return json.dumps({
+        "current": state.current_player(),
+        "obs": [state.observation(s) for s in range(n)],
+        "legal": [sorted(json.dumps(state.action_to_json(a), sort_keys=True) for a in state.legal_actions(s))
+                  for s in range(n)],
+        "chance": sorted(json.dumps(state.action_to_json(a), sort_keys=True) for a, _ in state.chance_outcomes()),
+        "terminal": state.is_terminal(),
+        "returns": state.returns(),
+        "scores": state.scores(),
+        "now": state.now(),
+    }, sort_keys=True)
+
+
+def acting_seats(state: State) -> list[int]:
+    p = state.current_player()
+    if p == SIMULTANEOUS:
+        return [s for s in range(state.num_players) if state.legal_actions(s)]
+    return [p] if p >= 0 else []
+
+
+def random_action(state: State, rng: random.Random):
+    """A random next action: a chance outcome, a seat's legal action, or (real time)
+    letting the clock run to the next deadline."""
+    p = state.current_player()
+    if p == CHANCE:
+        return sample_chance(state, rng)
+    options = [a for s in acting_seats(state) for a in state.legal_actions(s)]
+    deadline = state.next_deadline()
+    if state.spec.real_time and deadline is not None and (not options or rng.random() < 0.3):
+        return state.advance_action(deadline)
+    assert options, f"{state.spec.id}: nobody can act and no deadline is set (current {p})"
+    return rng.choice(options)
+
+
+def check_exact(state: State, seat: int | None, rng: random.Random) -> tuple[int, int]:
+    """Try candidates on clones: accepted == listed. Returns (listed, accepted) counts."""
+    legal = state.legal_actions(seat)
+    listed = {json.dumps(state.action_to_json(a), sort_keys=True): a for a in legal}
+    assert len(listed) == len(legal), f"{state.spec.id}: an action is listed twice"
+    candidates = list(state.candidate_actions(seat))
+    keys = {json.dumps(state.action_to_json(a), sort_keys=True) for a in candidates}
+    missing = set(listed) - keys
+    assert not missing, f"{state.spec.id}: legal actions missing from candidate_actions: {sorted(missing)[:3]}"
+    illegal = [a for a in candidates if json.dumps(state.action_to_json(a), sort_keys=True) not in listed]
+    rng.shuffle(illegal)
+    tried = list(legal) + illegal[:max(0, MAX_CANDIDATES - len(legal))]
+    before = fingerprint(state)
+    accepted = 0
+    for action in tried:
+        key = json.dumps(state.action_to_json(action), sort_keys=True)
+        trial = state.clone()
+        try:
+            trial.apply_action(action)
+        except IllegalActionError:
+            assert key not in listed, f"{state.spec.id}: listed action {key} was refused"
+            assert fingerprint(trial) == before, f"{state.spec.id}: refusing {key} changed the state"
+            continue
+        accepted += 1
+        assert key in listed, f"{state.spec.id}: unlisted action {key} was accepted"
+    assert fingerprint(state) == before, f"{state.spec.id}: trying actions on clones changed the original"
+    return len(listed), accepted
+
+
+def check_hidden(state: State, rng: random.Random) -> None:
+    """What a seat may not know must not reach its observation or its computer's choice."""
+    for viewer in range(state.num_players):
+        changed = state.with_hidden_changed(viewer, random.Random(rng.random()))
+        if changed is None:
+            continue
+        assert changed.observation(viewer) == state.observation(viewer), \
+            f"{state.spec.id}: seat {viewer}'s observation shows what it may not know"
+        if state.current_player() == viewer and state.legal_actions(viewer):
+            for level in state.spec.ai_levels:
+                choices = []
+                for s in (state, changed):
+                    player = make_player(state.spec.id, f"ai:{level}", viewer)
+                    player.rng.seed(f"conformance:{viewer}")
+                    choices.append(json.dumps(s.action_to_json(
+                        player.choose(s.observation(viewer), s.legal_actions(viewer))), sort_keys=True))
+                assert choices[0] == choices[1], \
+                    f"{state.spec.id}: ai:{level} chose differently when only hidden things changed"
+
+
+def play_random(game_id: str, seed: int, players: int, variant: str | None = None) -> dict:
+    cls = rules_for(game_id)
+    rng = random.Random(f"conformance:{game_id}:{variant}:{seed}")
+    setup = setup_for(cls, players, variant)
+    state = cls.new(setup)
+    state.check_invariants()
+    actions = []
+    exact_at = set(rng.sample(range(60), EXACT_CHECKS))
+    save_at = rng.randrange(1, 60)
+    counts = {"listed": 0, "accepted": 0, "actions": 0}
+    while not state.is_terminal():
+        assert len(actions) < MAX_ACTIONS, f"{game_id}: no end after {MAX_ACTIONS} random actions"
+        p = state.current_player()
+        assert p != TERMINAL
+        if p == CHANCE:
+            outcomes = state.chance_outcomes()
+            assert abs(sum(w for _, w in outcomes) - 1) < 1e-9, f"{game_id}: chance probabilities do not sum to 1"
+            assert [json.dumps(state.action_to_json(a)) for a, _ in outcomes] == \
+                [json.dumps(state.action_to_json(a)) for a in state.legal_actions()]
+        if len(actions) in exact_at:
+            for seat in (acting_seats(state) if p != CHANCE else [None]):
+                listed, accepted = check_exact(state, seat, rng)
+                counts["listed"] += listed
+                counts["accepted"] += accepted
+            check_hidden(state, rng)
+        if len(actions) == save_at:
+            check_clone(state, rng)
+        action = random_action(state, rng)
+        data = json.loads(json.dumps(state.action_to_json(action)))
+        assert state.action_from_json(data) == action, f"{game_id}: {data} does not survive JSON"
+        text = state.action_to_string(action)
+        assert isinstance(text, str) and text.strip(), f"{game_id}: no plain-English text for {data}"
+        state.apply_action(action)
+        state.check_invariants()
+        json.dumps([state.observation(s) for s in range(state.num_players)])
+        actions.append(action)
+    returns = state.returns()
+    assert len(returns) == players and all(r >= 0 for r in returns)
+    winners = [r for r in returns if r > 0]
+    assert not winners or (abs(sum(returns) - 1) < 1e-9 and len(set(winners)) == 1), \
+        f"{game_id}: returns {returns} are not 1/k for k winners"
+    assert state.legal_actions() == [] and all(state.legal_actions(s) == [] for s in range(players))
+    counts["actions"] = len(actions)
+    return {"setup": setup, "actions": actions, "state": state, "counts": counts}
+
+
+def check_clone(state: State, rng: random.Random) -> None:
+    before = fingerprint(state)
+    twin = state.clone()
+    assert fingerprint(twin) == before
+    if not twin.is_terminal():
+        twin.apply_action(random_action(twin, rng))
+        assert fingerprint(state) == before, f"{state.spec.id}: a move on a clone changed the original"
+
+
+@pytest.mark.parametrize("game_id, variant", VARIANTS)
+@pytest.mark.parametrize("seed", range(SEEDS))
+def test_random_play_follows_the_protocol(game_id, variant, seed):
+    cls = rules_for(game_id)
+    spec = cls.spec
+    players = spec.min_players if seed % 2 == 0 else spec.max_players
+    result = play_random(game_id, seed, players, variant)
+    assert result["counts"]["listed"] == result["counts"]["accepted"]
+
+
+@pytest.mark.parametrize("game_id, variant", VARIANTS)
+def test_save_and_load_replays_the_same_game(game_id, variant):
+    """A match saved at several points and loaded again is the same game, and a loaded
+    match goes on exactly as the original (the seeding rule)."""
+    cls = rules_for(game_id)
+    seats = ["random"] * cls.spec.min_players
+    original = Match(game_id, seats, seed=7, setup=setup_for(cls, len(seats), variant))
+    for stop in (0, 3, 17, 40):
+        while len(original.log) < stop and not original.is_over():
+            original.step()
+        data = json.loads(json.dumps(original.to_json()))
+        loaded = Match.from_json(data, "test save")
+        assert fingerprint(loaded.state) == fingerprint(original.state)
+        assert [e.text for e in loaded.log] == [e.text for e in original.log]
+    # both go on the same way
+    twin = Match.from_json(json.loads(json.dumps(original.to_json())), "test save")
+    for _ in range(10):
+        a, b = original.step(), twin.step()
+        if a is None or b is None:
+            assert a is b is None
+            break
+        assert json.dumps(original.state.action_to_json(a.action)) == json.dumps(twin.state.action_to_json(b.action))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_undo_by_replay(game_id):
+    cls = rules_for(game_id)
+    match = Match(game_id, ["random"] * cls.spec.min_players, seed=3)
+    marks = []
+    for _ in range(30):
+        marks.append(fingerprint(match.state))
+        if match.step() is None:
+            break
+    for n in (len(marks) - 1, 5, 0):
+        match.undo_to(n)
+        assert fingerprint(match.state) == marks[n]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_save_names_the_action_that_fails(game_id):
+    cls = rules_for(game_id)
+    match = Match(game_id, ["random"] * cls.spec.min_players, seed=5)
+    for _ in range(12):
+        match.step()
+    data = match.to_json()
+    data["actions"].insert(4, {"not": "an action"})
+    from stateside.errors import SaveError
+    with pytest.raises(SaveError, match=r"action 5 of 13"):
+        Match.from_json(data, "broken.json")
+
+
+def test_every_game_registers_rules_and_players():
+    """Every game but the map explorer plugs into the protocol."""
+    assert set(GAMES) >= {"america", "carcassonne", "scrambled-states", "ten-days"}
+    for game_id in GAMES:
+        cls = rules_for(game_id)
+        assert cls.spec.id == game_id
+        for level in cls.spec.ai_levels:
+            assert make_player(game_id, f"ai:{level}", 0) is not None
