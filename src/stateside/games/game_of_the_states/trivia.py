@@ -1,0 +1,313 @@
+"""Game of the States, Trivia (pure Python, no Qt).
+
+Rulebook, Trivia: the 50 state cards are shuffled face down. On his turn a player draws
+the top card and asks the player to his left about one fact on it, which he chooses:
+the nickname, the population (asked in millions: right within one million), the capital,
+the year settled, the year it entered the union (the year only) or its rank of entry.
+A right answer wins the card; a wrong one passes the question to the next player on the
+left, and so on; if nobody is right the asker announces the answer and keeps the card.
+After all 50 cards the most cards wins (ties share the win).
+
+Answers: typed (the mode reads the text with stateside.games.game_of_the_states.matching)
+or, as a setting (setup "answers": "choices"), picked from four choices: the right answer
+and three wrong ones picked by a fixed rule from the card (no random generator), in order.
+The rules record the answer given as one of a finite set of values per fact (every
+capital, every nickname, populations in tenths of a million, years, ranks) or "?" for
+an answer that matches none, so the legal actions are exact.
+
+Hawaii's card has no year settled (there is no first European settlement in the usual
+sense: resources/data/SOURCES.md), so that fact is not asked about Hawaii.
+
+Actions: "card:XX" (chance), "ask:FACT", "say:VALUE".
+"""
+from __future__ import annotations
+
+import copy
+import zlib
+from functools import cache
+
+from stateside.engine.protocol import CHANCE, TERMINAL, Event, InvariantError
+from stateside.games.game_of_the_states import parts
+from stateside.games.game_of_the_states.common import Deck, chance_candidates, parse
+from stateside.games.game_of_the_states.matching import UNKNOWN
+
+FACTS = ("nickname", "population", "capital", "settled", "entered", "rank")
+FACT_NAMES = {"nickname": "nickname", "population": "population (in millions)", "capital": "capital",
+              "settled": "year settled", "entered": "year it entered the union",
+              "rank": "rank of entry into the union"}
+QUESTIONS = {"nickname": "What is the nickname of {s}?",
+             "population": "How many millions of people live in {s}?",
+             "capital": "What is the capital of {s}?",
+             "settled": "In what year was {s} first settled?",
+             "entered": "In what year did {s} enter the union?",
+             "rank": "Which state to join the union was {s}: 1st, 2nd ... 50th?"}
+POP_MAX = 45.0          # millions: the choices for a population run 0.0 .. 45.0
+YEARS = (1500, 1960)
+TYPED, CHOICES = "typed", "choices"
+
+DRAW, ASK, ANSWER, OVER = "draw", "ask", "answer", "over"
+
+
+def truth(code: str, fact: str) -> str | None:
+    """The card's answer, written as the rules record answers (None: not on the card)."""
+    s = parts.states()[code]
+    if fact == "nickname":
+        return s.nickname
+    if fact == "capital":
+        return s.capital
+    if fact == "population":
+        return f"{s.population_2020 / 1e6:.1f}"
+    if fact == "settled":
+        return None if s.settled is None else str(s.settled)
+    if fact == "entered":
+        return str(s.admitted_year)
+    if fact == "rank":
+        return str(s.admission_order)
+    raise ValueError(fact)
+
+
+def shown(code: str, fact: str) -> str:
+    """The answer as the card shows it."""
+    s = parts.states()[code]
+    if fact == "population":
+        return f"{s.population_2020 / 1e6:.1f} million ({s.population_2020:,} in 2020)"
+    if fact == "entered":
+        return f"{s.admitted_year} ({s.admitted})"
+    if fact == "rank":
+        return ordinal(s.admission_order)
+    return truth(code, fact)
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th')}"
+
+
+def facts_on(code: str) -> list[str]:
+    return [f for f in FACTS if truth(code, f) is not None]
+
+
+@cache
+def values(fact: str) -> tuple[str, ...]:
+    """Every answer the rules can record for a fact (besides UNKNOWN)."""
+    if fact == "nickname":
+        return tuple(sorted(s.nickname for s in parts.states().values()))
+    if fact == "capital":
+        return tuple(sorted(s.capital for s in parts.states().values()))
+    if fact == "population":
+        return tuple(f"{t / 10:.1f}" for t in range(int(POP_MAX * 10) + 1))
+    if fact in ("settled", "entered"):
+        return tuple(str(y) for y in range(YEARS[0], YEARS[1] + 1))
+    if fact == "rank":
+        return tuple(str(r) for r in range(1, 51))
+    raise ValueError(fact)
+
+
+def is_right(code: str, fact: str, value: str) -> bool:
+    t = truth(code, fact)
+    if value == UNKNOWN or t is None:
+        return False
+    if fact == "population":
+        return abs(float(value) - parts.states()[code].population_2020 / 1e6) <= 1.0 + 1e-9
+    return value == t
+
+
+def _h(*parts_) -> int:
+    return zlib.crc32(":".join(parts_).encode())
+
+
+def choices(code: str, fact: str) -> list[str]:
+    """Four choices: the right answer and three wrong ones, by a fixed rule, sorted."""
+    t = truth(code, fact)
+    if fact in ("nickname", "capital"):
+        others = [truth(c, fact) for c in parts.state_codes() if c != code]
+        others.sort(key=lambda v: _h(code, fact, v))
+        return sorted([t] + others[:3])
+    if fact == "population":
+        tv = float(t)
+        pool = [tv + d for d in (-12, -8, -5, -3, -2, 2, 3, 5, 8, 12)]
+        pool = [v for v in pool if 0.1 <= v <= POP_MAX and abs(v - parts.states()[code].population_2020 / 1e6) > 1.5]
+        pool.sort(key=lambda v: _h(code, fact, f"{v:.1f}"))
+        return sorted([t] + [f"{v:.1f}" for v in pool[:3]], key=float)
+    if fact == "rank":
+        lo, hi, offsets = 1, 50, (-10, -6, -4, -2, 2, 4, 6, 10)
+    else:
+        lo, hi = (1776, 1960) if fact == "entered" else (1550, 1900)
+        offsets = (-60, -40, -25, -15, -10, 10, 15, 25, 40, 60)
+    tv = int(t)
+    pool = [tv + d for d in offsets if lo <= tv + d <= hi]
+    pool.sort(key=lambda v: _h(code, fact, str(v)))
+    return sorted([t] + [str(v) for v in pool[:3]], key=int)
+
+
+@cache
+def _typed(fact: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """A typed answer's possible values and the "say:" actions for them."""
+    options = values(fact) + (UNKNOWN,)
+    return options, frozenset(f"say:{v}" for v in options)
+
+
+class Trivia:
+    variant = "trivia"
+
+    def __init__(self, names: list[str], answers: str = TYPED):
+        self.names = list(names)
+        self.n = len(names)
+        self.answers = answers
+        self.deck = Deck()
+        self.won: list[list[str]] = [[] for _ in range(self.n)]
+        self.phase = DRAW
+        self.asker = 0
+        self.card: str | None = None
+        self.fact: str | None = None
+        self.answerer = 0
+        self.tried: list[tuple[int, str]] = []     # (seat, answer) on this card
+        self.history: list[dict] = []               # cards played: card, fact, asker, winner, answers
+        self.winners: list[int] = []
+
+    def clone(self) -> "Trivia":
+        c = copy.copy(self)
+        c.deck = self.deck.copy()
+        c.won = [list(w) for w in self.won]
+        c.tried = list(self.tried)
+        c.history = [dict(h) for h in self.history]    # entries hold only immutable values
+        c.winners = list(self.winners)
+        return c
+
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.phase == DRAW:
+            return CHANCE
+        return self.asker if self.phase == ASK else self.answerer
+
+    def chance_outcomes(self):
+        return self.deck.outcomes() if self.phase == DRAW else []
+
+    def options(self) -> list[str]:
+        if self.answers == CHOICES:
+            return choices(self.card, self.fact)
+        return list(_typed(self.fact)[0])
+
+    def is_legal(self, action) -> bool:
+        if self.phase == ANSWER and self.answers == TYPED:
+            return isinstance(action, str) and action in _typed(self.fact)[1]
+        return action in self.legal()
+
+    def legal(self) -> list:
+        if self.phase == DRAW:
+            return [a for a, _ in self.chance_outcomes()]
+        if self.phase == ASK:
+            return [f"ask:{f}" for f in facts_on(self.card)]
+        if self.phase == ANSWER:
+            return [f"say:{v}" for v in self.options()]
+        return []
+
+    def candidates(self) -> list:
+        if self.phase == DRAW:
+            return chance_candidates()
+        out = [f"ask:{f}" for f in FACTS] + ["ask:motto"]
+        for f in FACTS:
+            out += [f"say:{v}" for v in values(f)]
+        return out + [f"say:{UNKNOWN}", "say:", "pass"]
+
+    def apply(self, action) -> list[Event]:
+        ev: list[Event] = []
+        if self.phase == DRAW:
+            code = parse(action, "card")
+            self.deck.take(code)
+            self.card = code
+            self.fact = None
+            self.tried = []
+            self.phase = ASK
+            ev.append(Event(f"{self.names[self.asker]} draws the card of {parts.state_name(code)}.", "card",
+                            (self.asker,)))
+        elif self.phase == ASK:
+            self.fact = parse(action, "ask")
+            self.answerer = (self.asker + 1) % self.n
+            self.phase = ANSWER
+            ev.append(Event(f"{self.names[self.asker]} asks {self.names[self.answerer]}: "
+                            + QUESTIONS[self.fact].format(s=parts.state_name(self.card)), "ask", (self.asker,)))
+        elif self.phase == ANSWER:
+            value = parse(action, "say")
+            seat = self.answerer
+            self.tried.append((seat, value))
+            said = "does not know" if value == UNKNOWN else f"says {self.say_text(value)}"
+            if is_right(self.card, self.fact, value):
+                ev.append(Event(f"{self.names[seat]} {said}: right! {self.names[seat]} wins the card.", "right",
+                                (seat,)))
+                self._card_won(seat, ev)
+            else:
+                nxt = (seat + 1) % self.n
+                if nxt == self.asker:
+                    ev.append(Event(f"{self.names[seat]} {said}: wrong. Nobody knew: the answer is "
+                                    f"{shown(self.card, self.fact)}; {self.names[self.asker]} keeps the card.",
+                                    "kept", (self.asker,)))
+                    self._card_won(self.asker, ev)
+                else:
+                    ev.append(Event(f"{self.names[seat]} {said}: wrong. {self.names[nxt]}, your answer?", "wrong",
+                                    (seat,)))
+                    self.answerer = nxt
+        return ev
+
+    def say_text(self, value: str) -> str:
+        if value == UNKNOWN:
+            return "nothing that matches"
+        if self.fact == "population":
+            return f"{value} million"
+        if self.fact == "rank":
+            return ordinal(int(value))
+        return value
+
+    def _card_won(self, seat: int, ev) -> None:
+        self.won[seat].append(self.card)
+        self.history.append({"card": self.card, "fact": self.fact, "asker": self.asker, "winner": seat,
+                             "answers": tuple(self.tried)})
+        self.card = None
+        self.fact = None
+        self.tried = []
+        if not len(self.deck):
+            self.phase = OVER
+            top = max(len(w) for w in self.won)
+            self.winners = [s for s in range(self.n) if len(self.won[s]) == top]
+            ev.append(Event("All 50 cards are played: " + " and ".join(self.names[s] for s in self.winners)
+                            + (" wins" if len(self.winners) == 1 else " share the win")
+                            + f" with {top} cards.", "over", tuple(self.winners)))
+            return
+        self.asker = (self.asker + 1) % self.n
+        self.phase = DRAW
+
+    def describe(self, action) -> str:
+        if self.phase == DRAW:
+            return f"{self.names[self.asker]} drew the card of {parts.state_name(parse(action, 'card'))}"
+        if self.phase == ASK:
+            return (f"{self.names[self.asker]} asked {self.names[(self.asker + 1) % self.n]} the "
+                    f"{FACT_NAMES[parse(action, 'ask')]} of {parts.state_name(self.card)}")
+        value = parse(action, "say")
+        if value == UNKNOWN:
+            return f"{self.names[self.answerer]} gave an answer that matches nothing"
+        return f"{self.names[self.answerer]} answered {self.say_text(value)}"
+
+    def observation(self, seat: int) -> dict:
+        card = None
+        if self.card is not None:
+            card = {"code": self.card, "name": parts.state_name(self.card)}
+            if seat == self.asker:   # the asker holds the card; the others hear only the question
+                card["facts"] = {f: shown(self.card, f) for f in facts_on(self.card)}
+        return {
+            "variant": self.variant, "seat": seat, "names": list(self.names), "phase": self.phase,
+            "current": self.current_player(), "asker": self.asker, "answerer": self.answerer,
+            "answers_mode": self.answers, "card": card, "fact": self.fact,
+            "choices": choices(self.card, self.fact) if (self.fact and self.answers == CHOICES) else None,
+            "tried": [list(t) for t in self.tried], "won": [list(w) for w in self.won],
+            "history": [{**h, "answers": [list(t) for t in h["answers"]]} for h in self.history],
+            "draw_pile": len(self.deck), "winners": list(self.winners),
+        }
+
+    def check(self) -> None:
+        cards = sorted(list(self.deck.unseen) + self.deck.bottom + [c for w in self.won for c in w]
+                       + ([self.card] if self.card else []))
+        if cards != sorted(parts.state_codes()):
+            raise InvariantError("the 50 cards are not all there once")
+
+    def scores(self) -> list[float]:
+        return [float(len(w)) for w in self.won]
