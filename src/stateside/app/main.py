@@ -121,8 +121,11 @@ class MainWindow(QMainWindow):
         self.act_save = action(game, "&Save game as\u2026", self.save_file, QKeySequence.Save)
         game.addSeparator()
         self.act_undo = action(game, "&Undo", self.undo, QKeySequence.Undo)
+        self.mode_menu_separator = game.addSeparator()   # the active game's own actions follow
+        self.mode_menu_actions: list[QAction] = []
         game.addSeparator()
         action(game, "&Quit", self.close, QKeySequence.Quit)
+        self.game_menu = game
         view = self.menuBar().addMenu("&View")
         action(view, "Zoom &in", lambda: self.board.zoom_by(1.25), QKeySequence.ZoomIn)
         action(view, "Zoom &out", lambda: self.board.zoom_by(0.8), QKeySequence.ZoomOut)
@@ -176,10 +179,20 @@ class MainWindow(QMainWindow):
         if mode.last_status:
             self.statusBar().showMessage(mode.last_status, 8000)
         self.chooser_actions[mode_id].setChecked(True)
+        self._show_mode_menu_actions(mode)
         if self.settings is not None:
             self.settings.setValue("last_mode", mode_id)
         self.refresh_actions()
         return mode
+
+    def _show_mode_menu_actions(self, mode: GameMode) -> None:
+        """The Game menu holds the active mode's own actions, and only its."""
+        for act in self.mode_menu_actions:
+            self.game_menu.removeAction(act)
+        self.mode_menu_actions = list(mode.game_menu_actions())
+        after = self.game_menu.actions()
+        before = after[after.index(self.mode_menu_separator) + 1]
+        self.game_menu.insertActions(before, self.mode_menu_actions)
 
     def choose(self, mode_id: str) -> None:
         """Open a mode picked in the chooser; a failure is reported, not raised."""

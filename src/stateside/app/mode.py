@@ -103,6 +103,11 @@ class GameMode(QWidget):
     def undo(self) -> None:
         """Take back the last action of the human player, where the rules make it fair."""
 
+    def game_menu_actions(self) -> list:
+        """QActions of this game for the Game menu (e.g. America's "Add deck..."), shown
+        while the mode is active; create them once and return the same ones."""
+        return []
+
     def help_html(self) -> str:
         """The rules in our own words (HTML), including which parts of the game are our design."""
         return ""

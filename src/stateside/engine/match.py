@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from stateside.engine.protocol import CHANCE, SIMULTANEOUS, TERMINAL, Player, RandomPlayer, State
-from stateside.errors import IllegalActionError, SaveError
+from stateside.errors import IllegalActionError, SaveError, StatesideError
 
 HUMAN, RANDOM, AI_PREFIX = "human", "random", "ai:"
 MAX_NAME = 40             # characters in a player's name
@@ -315,10 +315,15 @@ class Match:
         return match
 
 
+# Phrases of Python's own ValueErrors, which mean nothing to a player.
+_PYTHON_WORDS = ("unpack", "invalid literal", "could not convert", "object", "argument", "codec")
+
+
 def _plain(error: Exception) -> str:
     """An exception's message for a person: the rules' own words when they raised a
-    ValueError or IllegalActionError on purpose, else a generic phrase (no Python text)."""
-    if isinstance(error, (ValueError, IllegalActionError, SaveError)) and type(error).__name__ not in (
-            "UnicodeDecodeError",) and str(error) and "unpack" not in str(error) and "invalid literal" not in str(error):
-        return str(error)[:300]
+    StatesideError or a ValueError of their own on purpose, else a plain phrase."""
+    text = str(error)
+    if isinstance(error, StatesideError) or (type(error) is ValueError and text
+                                             and not any(w in text for w in _PYTHON_WORDS)):
+        return text[:300]
     return "the data there does not make sense for this game"
