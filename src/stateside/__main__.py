@@ -52,6 +52,7 @@ def cmd_selfplay(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", help="a way to play, for games that have several")
+    parser.add_argument("--map", dest="variant", help="the same as --variant, for Carcassonne's maps")
     args = parser.parse_args(argv)
     if args.game not in games:
         return _fail(f"selfplay: unknown game {args.game!r} (choose from {', '.join(games)})")
