@@ -11,6 +11,8 @@ from stateside.games.america.mode import AmericaMode
 def mode(show_mode):
     m = show_mode(AmericaMode)   # the used-topics history goes to the test's config folder
     m.ai_delay_ms = 0
+    m.asked = []                 # the first marker across the Mississippi: say yes, and note it
+    m.ask_yes_no = lambda title, text: m.asked.append(text) or True
     return m
 
 
@@ -34,7 +36,7 @@ def test_clicking_a_state_places_a_marker(qtbot, mode):
     assert g.phase == "place" and g.current_player() == 1
     click_state(qtbot, mode.board, "GA")
     assert g.occupied() == {("state", "GA"): 1}
-    assert mode.board.tokens_on("GA")
+    assert set(mode.map_markers()) == {"GA"}
     assert "Blue \u2192 Georgia" in mode.details.toPlainText()
     # the same state again is refused with a message, nothing changes
     messages = []
@@ -54,15 +56,18 @@ def test_clicking_bar_spaces_places_markers(qtbot, mode):
     assert bars.marks[("year", "1875")].letter == "B"
 
 
-def test_east_west_hint_greys_out_the_other_side(qtbot, mode):
+def test_east_west_hint_hatches_the_other_side(qtbot, mode):
+    """2. Choose a Side to Read From: the card shows which side of the Mississippi the state
+    lies on. The other side is hatched, not greyed out: a marker there is still allowed."""
     mode.start_game(["human", "human"], seed=3)
     mode.choose_buttons[0].clicked.emit()
     from stateside.games.america.rules import mississippi_side
 
     side = mississippi_side(mode.game.topic().state.answer)
-    dimmed = {c for c in mode.board.codes() if mode.board._states[c].dimmed}
-    assert dimmed and all(mississippi_side(c) != side for c in dimmed)
-    assert side.upper() in mode.card_label.text()
+    hatched = mode.hatched()
+    assert hatched == {c for c in mode.board.codes() if mississippi_side(c) != side}
+    assert not any(mode.board._states[c].dimmed for c in mode.board.codes())
+    assert side.upper() in mode.card_label.text() and "allowed" in mode.card_label.text()
 
 
 def test_a_whole_card_against_computers_then_the_reveal(qtbot, mode):
@@ -87,7 +92,7 @@ def test_a_whole_card_against_computers_then_the_reveal(qtbot, mode):
     assert f"+7 Red: {state_name(state.answer)} is the answer" in text
     assert state.background in text
     assert mode.next_button.isVisible() and not mode.can_undo()
-    mode.board.tokens_on(state.answer)
+    assert not mode.hatched()           # the reveal shows the answer, not the hint
     qtbot.mouseClick(mode.next_button, Qt.LeftButton)
     assert not mode.revealing and mode.game.card_number == 2
     # the history file now remembers the topic just played
@@ -275,6 +280,105 @@ def test_version_1_saves_open_in_the_mode(qtbot, mode, name):
     assert mode.revealing == (name == "america-revealing.json")
     if name == "america-mid-card.json":
         assert mode.game.occupied() == {("state", "HI"): 2, ("state", "IA"): 1} and mode.is_human_turn()
-        assert mode.board.tokens_on("HI")
+        assert set(mode.map_markers()) == {"HI", "IA"}
     if name == "america-showdown.json":
         assert mode.header.text().startswith("Showdown card 1")
+
+
+# --- what a newcomer hit at the table (issue 14, point 6) ----------------------------------
+
+def test_typed_state_names_reach_the_map_from_the_bars(qtbot, mode):
+    """After a click on a bar space, typing "indiana" and Enter places on Indiana, not on
+    the bar space the keyboard cursor is on; the map's typing prompt shows meanwhile."""
+    mode.start_game(["human", "human"], seed=3)
+    mode.choose_buttons[0].clicked.emit()
+    bars = mode.bars
+    qtbot.mouseClick(bars, Qt.LeftButton, pos=bars.cell_centre("year", "1875").toPoint())  # Blue
+    assert mode.game.occupied() == {("year", "1875"): 1}
+    qtbot.keyClicks(bars, "indi")
+    assert mode.board.is_typing() and mode.board._type_label.isVisible()
+    assert "Indiana" in mode.board._type_label.text()
+    qtbot.keyClicks(bars, "ana")
+    qtbot.keyClick(bars, Qt.Key_Return)                                                    # Red
+    assert mode.game.occupied() == {("year", "1875"): 1, ("state", "IN"): 0}
+    assert not mode.board.is_typing()
+    # from a button too; keys that are not a state's letters keep their own meaning
+    mode.pass_button.setFocus()
+    qtbot.keyClicks(mode.pass_button, "ohio")
+    qtbot.keyClick(mode.pass_button, Qt.Key_Enter)                                         # Blue
+    assert mode.game.occupied()[("state", "OH")] == 1
+    qtbot.keyClick(bars, Qt.Key_Right)        # not typing: the arrows and Enter stay the bars'
+    qtbot.keyClick(bars, Qt.Key_Return)
+    assert mode.game.occupied()[("year", "1900")] == 0 and len(mode.game.occupied()) == 4
+
+
+def test_the_first_marker_across_the_mississippi_asks_once(qtbot, mode):
+    """The rules let a marker go on either side of the Mississippi; the first such marker
+    of a game asks for a confirmation (No places nothing), later ones do not."""
+    from stateside.games.america.rules import mississippi_side
+
+    mode.start_game(["human", "human"], seed=3)
+    mode.choose_buttons[0].clicked.emit()
+    side = mississippi_side(mode.game.topic().state.answer)
+    far = [c for c in ("CA", "TX", "NV", "OR", "NY", "FL", "OH", "GA") if mississippi_side(c) != side]
+    near = [c for c in ("CA", "TX", "NV", "OR", "NY", "FL", "OH", "GA") if mississippi_side(c) == side]
+    mode.ask_yes_no = lambda title, text: mode.asked.append(text) or False
+    click_state(qtbot, mode.board, far[0])
+    assert mode.game.occupied() == {} and len(mode.asked) == 1 and "allow" in mode.asked[0]
+    click_state(qtbot, mode.board, near[0])          # the card's own side: no question
+    assert len(mode.asked) == 1 and mode.game.occupied() == {("state", near[0]): 1}
+    mode.ask_yes_no = lambda title, text: mode.asked.append(text) or True
+    click_state(qtbot, mode.board, far[0])
+    click_state(qtbot, mode.board, far[1])           # confirmed once: no more questions
+    assert len(mode.asked) == 2
+    assert mode.game.occupied() == {("state", near[0]): 1, ("state", far[0]): 0, ("state", far[1]): 1}
+    mode.start_game(["human", "human"], seed=3)      # a new game asks again
+    assert not mode.cross_confirmed
+
+
+def test_map_markers_are_larger_than_the_labels_they_cover(qtbot, mode):
+    from PySide6.QtGui import QFontMetricsF
+
+    from stateside.board.items import LABEL_FONT
+    from stateside.games.america.panels import MapMarker
+
+    mode.start_game(["human", "human"], seed=3)
+    mode.choose_buttons[0].clicked.emit()
+    click_state(qtbot, mode.board, "KS")
+    click_state(qtbot, mode.board, "NJ")             # a state with a tab in the Atlantic
+    markers = mode.map_markers()
+    metrics = QFontMetricsF(LABEL_FONT)
+    widest = max(metrics.boundingRect(code).width() for code in mode.board.codes())
+    assert 2 * MapMarker.RADIUS > widest + 2 and 2 * MapMarker.RADIUS > metrics.height() + 8
+    assert markers["KS"].pos() == mode.board.state_anchor("KS")       # on the label
+    assert markers["NJ"].pos().x() > mode.board.state_anchor("NJ").x()  # beside the tab
+    assert markers["KS"].letter == "B" and markers["NJ"].letter == "R"
+    # a click on a marker is a click on the state under it
+    click_state(qtbot, mode.board, "KS")
+    assert "Kansas already holds Blue's marker" in mode.notice.text()
+
+
+def test_score_bars_are_scaled_to_the_leader(qtbot):
+    from stateside.games.america.panels import ScoreTrack, TrackRow
+
+    track = ScoreTrack()
+    qtbot.addWidget(track)
+    rows = [TrackRow("Red", "#d62828", "R", "you", score, 5, 0, "", False) for score in (12, 30, 0)]
+    track.set_rows(rows)
+    assert track.fractions() == [0.4, 1.0, 0.0]
+    track.set_rows([TrackRow("Red", "#d62828", "R", "you", 0, 5, 0, "", False)] * 2)
+    assert track.fractions() == [0.0, 0.0]
+
+
+def test_bars_are_readable_at_the_smallest_window(qtbot, show_mode):
+    """At 1024 x 700 (the mode gets about 1024 x 620) the year and number labels keep a
+    readable size and every score bar has room to show the differences."""
+    m = show_mode(AmericaMode, size=(1024, 620))
+    m.ask_yes_no = lambda title, text: True
+    m.start_game(["human", "ai:easy", "ai:easy", "ai:easy", "ai:easy", "ai:easy"], seed=4)
+    qtbot.wait(10)
+    assert m.bars.label_size("year") >= 8.0 and m.bars.label_size("number") >= 7.5
+    assert all(m.track.bar_rect(i).width() >= 150 for i in range(6))
+    assert m.track.height() <= 6 * 30 + 4              # room left for the card and the log
+    card_bottom = m.choose_buttons[1].geometry().bottom()
+    assert card_bottom < m.track.geometry().top() and m.track.geometry().bottom() < m.details.geometry().top()

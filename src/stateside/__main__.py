@@ -5,6 +5,8 @@
                                                               FILE a saved game to open
     stateside borders [--rules NAME]                           the borders graph, one pair a line
     stateside selfplay GAME --players ai:hard,ai:easy [--games N] [--seed S]
+    stateside server [--nats URL] [--host H] [--port N] [--data DIR]
+                                                              online play: NATS + JetStream and a referee
     stateside GAME ...                                         a game's own commands (e.g. ten-days check)
 
 Errors in what you typed or in data files print one clear line and exit 2; nothing
@@ -18,7 +20,7 @@ import sys
 
 from stateside.errors import StatesideError
 
-SUBCOMMANDS = ("borders", "selfplay")
+SUBCOMMANDS = ("borders", "selfplay", "server")
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -75,12 +77,77 @@ def cmd_selfplay(argv: list[str]) -> int:
     return 0
 
 
+def cmd_server(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="stateside server",
+        description="Host online tables: start nats-server with JetStream and a referee (or, with "
+                    "--nats, only a referee against an existing NATS server or cluster).")
+    parser.add_argument("--nats", metavar="URL",
+                        help="run only a referee against this NATS (nats://referee:PASSWORD@host:port)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address nats-server listens on (default 127.0.0.1; 0.0.0.0 for a network)")
+    parser.add_argument("--port", type=int, default=4222, help="port nats-server listens on (default 4222)")
+    parser.add_argument("--data", metavar="DIR", help="folder for the server's configuration and game logs "
+                                                      "(default: the user's data folder)")
+    parser.add_argument("--auth-dir", metavar="DIR",
+                        help="with --nats: the data folder of the server whose seats this referee may issue")
+    parser.add_argument("--server-pid", type=int, metavar="PID",
+                        help="with --auth-dir: the nats-server process to reload when seats are issued")
+    parser.add_argument("--replicas", type=int, default=1, choices=(1, 3, 5),
+                        help="copies of each game's log kept by a cluster (default 1)")
+    args = parser.parse_args(argv)
+    if not 1 <= args.port <= 65535:
+        return _fail(f"server: --port must be 1 to 65535, not {args.port}")
+    if (args.auth_dir or args.server_pid) and not args.nats:
+        return _fail("server: --auth-dir and --server-pid go with --nats (the embedded server issues its own seats)")
+    try:
+        import nats  # noqa: F401
+    except ImportError:
+        return _fail("server: online play needs its extra: pip install 'stateside[online]'")
+    import asyncio
+    import signal
+    from pathlib import Path
+
+    from stateside.online.server import ServerError, default_data_dir, run_server
+
+    data = Path(args.data) if args.data else default_data_dir()
+
+    def ready(server, referee):
+        if server is not None:
+            print(f"stateside server: NATS with JetStream on {server.url}, data in {server.data_dir}")
+            print(f"players connect to nats://guest:guest@{'<this machine>' if args.host == '0.0.0.0' else args.host}"
+                  f":{server.port}; referee {referee.name} ready (Ctrl+C stops)", flush=True)
+        else:
+            print(f"stateside server: referee {referee.name} ready on {args.nats.split('@')[-1]} "
+                  "(Ctrl+C stops)", flush=True)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, stop.set)
+            except (NotImplementedError, RuntimeError):   # Windows: Ctrl+C raises instead
+                pass
+        await run_server(args.host, args.port, data, args.nats,
+                         auth_dir=Path(args.auth_dir) if args.auth_dir else None,
+                         server_pid=args.server_pid, replicas=args.replicas, ready=ready, stop_event=stop)
+
+    try:
+        asyncio.run(main())
+    except ServerError as e:
+        return _fail(f"server: {e}")
+    except OSError as e:
+        return _fail(f"server: cannot reach NATS ({e})")
+    return 0
+
+
 SIZE_LIMITS = (320, 8192)   # pixels a side for --size
 
 
 def cmd_app(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="stateside", description="Board games about the United States.",
-                                     epilog="Other commands: stateside borders | selfplay | <game> ... "
+                                     epilog="Other commands: stateside borders | selfplay | server | <game> ... "
                                             "(each takes --help)")
     parser.add_argument("file", nargs="?", metavar="FILE", help="a saved game to open (.json)")
     parser.add_argument("--mode", metavar="NAME", help="open this mode first (e.g. explorer, ten-days)")
@@ -119,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_borders(argv[1:])
         if argv and argv[0] == "selfplay":
             return cmd_selfplay(argv[1:])
+        if argv and argv[0] == "server":
+            return cmd_server(argv[1:])
         if argv and not argv[0].startswith("-") and not _looks_like_a_file(argv[0]):
             from stateside.games import discover_games, load_object
 

@@ -62,7 +62,7 @@ class GameSpec:
 @dataclass(frozen=True)
 class Event:
     """Something that happened, for logs and the screen. Games may subclass it."""
-    text: str                    # plain English, e.g. "Ada scored 7 points for Utah"
+    text: str = ""               # plain English, e.g. "Ada scored 7 points for Utah"
     kind: str = ""
     seats: tuple[int, ...] = ()
 

@@ -4,13 +4,22 @@ such file in the folder, read in name order) and is validated when loaded, so a 
 entry is reported with its file, line, card, topic and field instead of surfacing
 later as a wrong score.
 
+User decks (a player's own YAML file in the same format) are read by `load_user_deck`:
+their cards get ids prefixed with the deck's name ("family:3", topics "family:3A"), so
+they never collide with the bundled cards in the box or the used-topics history. The
+app registers the installed ones with `set_user_decks`; from then on `load_deck()` (the
+deck every game and computer player looks up) is the bundled deck plus those cards.
+
 Pure Python (no Qt): the rules engine, the computer players and the tests use it.
 """
 from __future__ import annotations
 
 import datetime as _dt
 import math
-from dataclasses import dataclass
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 from collections.abc import Hashable
 from typing import Any
@@ -49,7 +58,7 @@ class Question:
 @dataclass(frozen=True)
 class Topic:
     title: str
-    card: int
+    card: int                      # the card's number (a UserCardId for a user deck)
     side: str                      # "A" or "B"
     year: Question
     state: Question
@@ -74,11 +83,55 @@ class Topic:
 
 @dataclass(frozen=True)
 class Card:
-    number: int
+    number: int                    # a UserCardId ("family:3") for a user deck's card
     topics: tuple[Topic, Topic]
 
     def side(self, side: str) -> Topic:
         return self.topics[SIDES.index(side)]
+
+
+USER_SEPARATOR = ":"               # between a user deck's name and its card number
+USER_NAME = re.compile(r"[a-z][a-z0-9-]{0,39}")
+
+
+class UserCardId(str):
+    """A user deck's card id, e.g. "family:3". A text, so it never equals a bundled card's
+    number; it sorts after every bundled number (the box sorts card ids), then by deck
+    name and number."""
+
+    def __new__(cls, deck: str, number: int):
+        made = super().__new__(cls, f"{deck}{USER_SEPARATOR}{number}")
+        made.deck, made.number = deck, number
+        return made
+
+    def __reduce__(self):
+        return (UserCardId, (self.deck, self.number))
+
+    def _order(self, other) -> int | None:
+        if isinstance(other, UserCardId):
+            a, b = (self.deck, self.number), (other.deck, other.number)
+            return (a > b) - (a < b)
+        if isinstance(other, int) and not isinstance(other, bool):
+            return 1
+        return None
+
+    def __lt__(self, other):
+        order = self._order(other)
+        return str.__lt__(self, other) if order is None else order < 0
+
+    def __le__(self, other):
+        order = self._order(other)
+        return str.__le__(self, other) if order is None else order <= 0
+
+    def __gt__(self, other):
+        order = self._order(other)
+        return str.__gt__(self, other) if order is None else order > 0
+
+    def __ge__(self, other):
+        order = self._order(other)
+        return str.__ge__(self, other) if order is None else order >= 0
+
+    __hash__ = str.__hash__
 
 
 def state_codes() -> frozenset[str]:
@@ -91,11 +144,24 @@ def default_folder() -> Path:
 
 
 def load_deck(folder: Path | None = None) -> tuple[Card, ...]:
-    """Every card in `folder` (default: the bundled deck), sorted by card number.
+    """Every card in `folder`, sorted by card number; by default the bundled deck followed
+    by the cards of the user decks registered with `set_user_decks`.
 
     Raises DataError naming the file, line, card, topic and field of the first problem.
     """
-    folder = Path(folder) if folder is not None else default_folder()
+    if folder is None:
+        return _bundled() + tuple(card for name in sorted(_user_decks) for card in _user_decks[name])
+    return _load_folder(Path(folder))
+
+
+@cache
+def _bundled() -> tuple[Card, ...]:
+    """The bundled deck, read once: its files do not change while the app runs, and a
+    user deck added or removed must not cost a second reading."""
+    return _load_folder(default_folder())
+
+
+def _load_folder(folder: Path) -> tuple[Card, ...]:
     files = sorted(folder.glob("cards*.yaml")) if folder.is_dir() else []
     if not files:
         raise DataError(f"{folder}: no deck files (cards*.yaml) found")
@@ -119,6 +185,76 @@ def load_deck(folder: Path | None = None) -> tuple[Card, ...]:
                                     f"'{topic.title}': title already used ({titles[key]})")
                 titles[key] = f"{path.name} line {line}, card {card.number}"
     return tuple(card for _, (card, _) in sorted(cards.items()))
+
+
+# --- user decks ---------------------------------------------------------------------------
+
+_user_decks: dict[str, tuple[Card, ...]] = {}
+
+
+def deck_name(path: Path) -> str:
+    """A user deck's name, from its file name: "My Family.yaml" -> "my-family"."""
+    name = re.sub(r"[^a-z0-9]+", "-", Path(path).stem.casefold()).strip("-")[:40].strip("-")
+    if not USER_NAME.fullmatch(name):
+        raise DataError(f"{path}: a deck's file name must start with a letter (it names the "
+                        f"deck and its cards), e.g. 'family-trivia.yaml'")
+    return name
+
+
+def load_user_deck(path: Path, name: str | None = None) -> tuple[Card, ...]:
+    """The cards of one user deck file, in the bundled deck's format, each card's id
+    prefixed with the deck's name (`name`, or one made from the file name).
+
+    Every card and topic is validated as the bundled ones are; card numbers and titles
+    must be unique within the file. An empty file is refused. Raises DataError naming the
+    file, line, card, topic and field of the first problem."""
+    path = Path(path)
+    name = name or deck_name(path)
+    if not USER_NAME.fullmatch(name):
+        raise DataError(f"{path}: {name!r} cannot name a deck (letters, digits and '-', "
+                        f"starting with a letter)")
+    entries = _read(path)
+    if not entries:
+        raise DataError(f"{path}: the deck is empty: a deck file lists one card or more "
+                        f"('- card: 1' with its two topics)")
+    codes = state_codes()
+    this_year = _dt.date.today().year
+    cards: list[Card] = []
+    seen: dict[int, int] = {}
+    titles: dict[str, str] = {}
+    for entry in entries:
+        card = _card(entry, path, codes, this_year)
+        if card.number in seen:
+            raise DataError(f"{path}: line {entry.line}: card {card.number}: card number "
+                            f"already used (line {seen[card.number]})")
+        seen[card.number] = entry.line
+        for topic, raw in zip(card.topics, entry["topics"]):
+            key = " ".join(topic.title.casefold().split())
+            line = _line(raw, entry.line)
+            if key in titles:
+                raise DataError(f"{path}: line {line}: card {card.number}, topic "
+                                f"'{topic.title}': title already used ({titles[key]})")
+            titles[key] = f"line {line}, card {card.number}"
+        ident = UserCardId(name, card.number)
+        cards.append(Card(ident, tuple(replace(t, card=ident) for t in card.topics)))  # type: ignore[arg-type]
+    return tuple(sorted(cards, key=lambda c: c.number.number))
+
+
+def set_user_decks(decks: Mapping[str, tuple[Card, ...]]) -> None:
+    """The user decks installed (name -> cards from load_user_deck): `load_deck()` adds
+    their cards to the bundled ones. Callers that cache the deck clear their caches."""
+    _user_decks.clear()
+    _user_decks.update({name: tuple(cards) for name, cards in decks.items()})
+
+
+def user_decks() -> dict[str, tuple[Card, ...]]:
+    return dict(_user_decks)
+
+
+def user_deck_of(topic_id: str) -> str | None:
+    """The user deck a topic id belongs to ("family:3A" -> "family"), None for a bundled one."""
+    name, sep, _ = topic_id.partition(USER_SEPARATOR)
+    return name if sep else None
 
 
 # --- reading ------------------------------------------------------------------------------

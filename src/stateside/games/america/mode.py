@@ -6,6 +6,10 @@ in order. Markers go on a state by clicking the map, or on a year/number space o
 No Exact space by clicking the bars under the map. After the last pass the card is
 revealed: the answers with their background lines and every marker's points, explained.
 The match draws the box's topics (chance) and plays the computer seats; a save is its log.
+
+Letters typed anywhere in the mode go to the map's type-a-state box (the bars and buttons
+keep only the keys they need). Game > Add deck... installs a player's own deck file (the
+bundled deck's format) into the config folder; its cards join the box of new games.
 """
 from __future__ import annotations
 
@@ -13,22 +17,28 @@ import html
 import json
 import os
 import random
+import shutil
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
+    QApplication, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
     QPushButton, QSpinBox, QTextBrowser, QVBoxLayout, QWidget,
 )
 
+from stateside.app.main import config_dir
 from stateside.app.mode import AI_DELAY_MS, GameMode
+from stateside.board.view import CALLOUT_STATES, TAB_H, TAB_W
 from stateside.data.saves import write_json_atomic
 from stateside.engine.match import HUMAN, Match
-from stateside.errors import IllegalActionError, SaveError, StatesideError
+from stateside.errors import DataError, IllegalActionError, SaveError, StatesideError
+from stateside.games.america import deck as decks
 from stateside.games.america import rules
 from stateside.games.america.ai import state_hops
-from stateside.games.america.panels import BarsWidget, ChoiceCard, Mark, ScoreTrack, TrackRow
+from stateside.games.america.panels import (
+    BarsWidget, ChoiceCard, HatchItem, Mark, MapMarker, ScoreTrack, TrackRow,
+)
 from stateside.games.america.rules import (
     CARDS_PER_GAME, COLOURS, MAX_PLAYERS, MIN_PLAYERS, NO_EXACT_SPACES, SECTIONS, AmericaGame,
     format_answer, space_for,
@@ -44,6 +54,8 @@ PANEL_WIDE, PANEL_NARROW = 340, 290    # the side panel gives way to the bars in
 PANEL_LARGE = 400                      # and grows a little in large ones
 SECTION_TITLES = {"year": "Year", "state": "State", "number": "Number"}
 WARM_UP_MS = 400
+HATCH_LAYER = "america-other-side"
+MARKER_LAYER = "america-markers"
 
 
 def ordinal(n: int) -> str:
@@ -71,6 +83,43 @@ def write_history(used: list[str]) -> None:
         write_json_atomic(history_path(), {"used": used})
     except OSError:
         pass        # the history only avoids repeats; a game never fails over it
+
+
+# --- user decks ---------------------------------------------------------------------------
+
+def decks_dir() -> Path:
+    """Where added decks are kept (copies of the players' files), one file per deck."""
+    return config_dir() / "decks"
+
+
+def install_user_decks() -> list[str]:
+    """Register every deck in decks_dir() with the deck module, so that new games and
+    computer players look their cards up; a deck that no longer loads is left out and
+    its error returned."""
+    found, errors = {}, []
+    folder = decks_dir()
+    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        try:
+            found[path.stem] = decks.load_user_deck(path, path.stem)
+        except DataError as e:
+            errors.append(str(e))
+    if found != decks.user_decks():
+        decks.set_user_decks(found)
+        # the rules and computer players cache the deck they look topics up in
+        rules.bundled_deck.cache_clear()
+        rules.bundled_topics.cache_clear()
+        rules.bundled_box_plan.cache_clear()
+    return errors
+
+
+def rules_on(cards: tuple) -> type[AmericaGame]:
+    """AmericaGame bound to one deck: a game keeps the deck it began with when it is
+    replayed (undo), even if a deck is added or removed meanwhile."""
+    class OnDeck(AmericaGame):
+        @classmethod
+        def new(cls, setup: dict) -> AmericaGame:
+            return cls(setup, deck=cards)
+    return OnDeck
 
 
 class SetupDialog(QDialog):
@@ -135,6 +184,11 @@ class AmericaMode(GameMode):
         self.match: Match | None = None
         self.revealing = False          # a scored card is on show until "Next card"
         self.deck_error = ""
+        self.deck_warnings = install_user_decks()
+        self.cross_confirmed = False    # the first marker across the Mississippi was confirmed
+        self._menu_actions: list[QAction] = []
+        self._hatch_layer = None
+        self._hatch: dict[str, HatchItem] = {}
         self._ai_timer = QTimer(self, singleShot=True, timeout=self._computer_turn)
         self._build()
         try:
@@ -207,6 +261,7 @@ class AmericaMode(GameMode):
         self.details = QTextBrowser()
         self.details.setOpenExternalLinks(True)
         self.details.setStyleSheet("QTextBrowser { background:#fffdf7; border:1px solid #d8d2c4; }")
+        self.details.setMinimumHeight(40)   # six players in a small window: the log gives way
         side.addWidget(self.details, 1)
 
         layout = QHBoxLayout(self)
@@ -214,6 +269,30 @@ class AmericaMode(GameMode):
         layout.setSpacing(0)
         layout.addWidget(left, 1)
         layout.addWidget(panel)
+        # Typing a state's name works whatever part of the mode has the focus (after a
+        # click on the bars, "indiana" + Enter must reach the map, not the bar space).
+        for widget in (self, *self.findChildren(QWidget)):
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.KeyPress and self.active and self._route_key(watched, event):
+            return True
+        return super().eventFilter(watched, event)
+
+    def _route_key(self, watched, event: QKeyEvent) -> bool:
+        """Send a key meant for the map's type-a-state box to the board."""
+        if watched is self.board or self.board.isAncestorOf(watched) or watched is self.board_slot:
+            return False      # the board had it already (and passed it on)
+        if event.modifiers() & ~(Qt.ShiftModifier | Qt.KeypadModifier):
+            return False      # shortcuts stay shortcuts
+        text, key = event.text(), event.key()
+        typing = self.board.is_typing()
+        if not ((text and text.isalpha()) or (typing and (
+                text == " " or key in (Qt.Key_Return, Qt.Key_Enter, Qt.Key_Backspace, Qt.Key_Escape)))):
+            return False
+        copy = QKeyEvent(QEvent.KeyPress, key, event.modifiers(), text, event.isAutoRepeat(), event.count())
+        QApplication.sendEvent(self.board, copy)
+        return True
 
     def resizeEvent(self, event) -> None:
         width = event.size().width()
@@ -237,7 +316,8 @@ class AmericaMode(GameMode):
             seed = random.SystemRandom().randrange(2**31)
         setup = {"players": [COLOURS[i][0] for i in range(len(seats))], "start_player": start_player,
                  "used_topics": read_history()}
-        self._install(Match(AmericaGame, seats, seed, setup), revealing=False)
+        self._install(Match(rules_on(rules.bundled_deck()), seats, seed, setup), revealing=False)
+        self.cross_confirmed = False
 
     def _install(self, match: Match, revealing: bool) -> None:
         self._ai_timer.stop()
@@ -263,10 +343,109 @@ class AmericaMode(GameMode):
             raise SaveError(f"America save cannot be opened: {self.deck_error}")
         if not isinstance(state, dict) or state.get("game") != self.game_id:
             raise SaveError("America save: this is not a saved game of America")
-        match = Match.from_json(state, "America save")
+        install_user_decks()      # a deck added or removed in another window counts too
+        used = self._user_decks_in(state)
+        if missing := sorted(used - set(decks.user_decks())):
+            names = " and ".join(f"'{name}'" for name in missing)
+            raise SaveError(f"America save: this game drew cards from the deck {names}, which is not "
+                            f"installed. Add it again with Game > Add deck\u2026, then open the game.")
+        try:
+            match = Match.from_json(state, "America save")
+        except SaveError as e:
+            if not used:
+                raise
+            raise SaveError(f"{e} (the game used the deck {', '.join(sorted(used))}: if its file changed "
+                            f"since, the game cannot be replayed)") from None
+        match.rules = rules_on(match.state.deck)
+        self.cross_confirmed = False
         # a save made just after a card was scored shows that card's scoring again
         last = next((e for e in reversed(match.log) if e.seat >= 0), None)
         self._install(match, revealing=last is not None and any(ev.kind == "scored" for ev in last.events))
+
+    @staticmethod
+    def _user_decks_in(state: dict) -> set[str]:
+        """The user decks whose cards a saved game drew."""
+        actions = state.get("actions")
+        found = set()
+        for action in actions if isinstance(actions, list) else []:
+            if isinstance(action, str) and action.startswith("draw:"):
+                name = decks.user_deck_of(action[5:])
+                if name:
+                    found.add(name)
+        return found
+
+    # --- user decks ---------------------------------------------------------------------
+    def game_menu_actions(self) -> list:
+        if not self._menu_actions:
+            add = QAction("Add deck\u2026", self)
+            add.setToolTip("Add your own America cards (a YAML file in the deck format)")
+            add.triggered.connect(self.ask_add_deck)
+            remove = QAction("Remove deck\u2026", self)
+            remove.triggered.connect(self.ask_remove_deck)
+            self._menu_actions = [add, remove]
+        self._menu_actions[1].setEnabled(bool(decks.user_decks()))
+        return list(self._menu_actions)
+
+    def ask_add_deck(self) -> None:
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+        path, _ = QFileDialog.getOpenFileName(self, "Add an America deck", str(Path.home()),
+                                              "America decks (*.yaml *.yml);;All files (*)")
+        if not path:
+            return
+        try:
+            self.add_deck(path)
+        except DataError as e:
+            QMessageBox.warning(self, "Cannot add this deck", str(e))
+
+    def add_deck(self, path) -> str:
+        """Check a deck file and install a copy; new games draw its cards too. Raises
+        DataError naming the file, card and field of the first problem."""
+        path = Path(path)
+        name = decks.deck_name(path)
+        cards = decks.load_user_deck(path, name)
+        target = decks_dir() / f"{name}.yaml"
+        if target.exists():
+            raise DataError(f"{path}: a deck called '{name}' is already installed; remove it first "
+                            f"(Game > Remove deck\u2026) or give the file another name")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+        except OSError as e:
+            raise DataError(f"{path}: cannot be copied to {target} ({e.strerror or e})") from None
+        install_user_decks()
+        self.game_menu_actions()
+        text = (f"Added the deck '{name}': {len(cards)} card{'s' if len(cards) != 1 else ''}. "
+                f"New games draw from it and the bundled deck.")
+        self.status.emit(text)
+        return text
+
+    def ask_remove_deck(self) -> None:
+        from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+        names = sorted(decks.user_decks())
+        if not names:
+            QMessageBox.information(self, "Remove a deck", "No deck has been added.")
+            return
+        name, ok = QInputDialog.getItem(self, "Remove a deck", "Deck to remove:", names, 0, False)
+        if ok and name:
+            self.remove_deck(name)
+
+    def remove_deck(self, name: str) -> str:
+        target = decks_dir() / f"{name}.yaml"
+        if name not in decks.user_decks() and not target.exists():
+            raise DataError(f"no deck called '{name}' is installed")
+        try:
+            target.unlink(missing_ok=True)
+        except OSError as e:
+            raise DataError(f"{target}: cannot be removed ({e.strerror or e})") from None
+        install_user_decks()
+        self.game_menu_actions()
+        text = f"Removed the deck '{name}'."
+        if self.game is not None and any(decks.user_deck_of(t) == name for t in self.game.drawn):
+            text += " This game plays on with its cards; once closed it opens only with the deck added again."
+        self.status.emit(text)
+        return text
 
     # --- turns ----------------------------------------------------------------------------
     def is_human_turn(self) -> bool:
@@ -283,10 +462,32 @@ class AmericaMode(GameMode):
         self.notice.show()
 
     def _human_place(self, section: str, space: str) -> None:
-        if self.game is not None and self.game.phase == "choose" and self.is_human_turn():
+        g = self.game
+        if g is not None and g.phase == "choose" and self.is_human_turn():
             self._refuse("First choose this card's topic (in the panel on the right).")
             return
-        self._human_act(f"place:{section}:{space}")
+        action = f"place:{section}:{space}"
+        if (section == "state" and space not in NO_EXACT_SPACES and not self.cross_confirmed
+                and g is not None and self.is_human_turn() and g.topic() is not None
+                and action in g.legal_actions(g.current_player())):
+            side = rules.mississippi_side(g.topic().state.answer)
+            if rules.mississippi_side(space) != side:
+                # The rules allow it; a newcomer may simply have misread the card.
+                if not self.ask_yes_no(
+                        "Across the Mississippi?",
+                        f"The card says the state lies {side.upper()} of the Mississippi, and "
+                        f"{rules.state_name(space)} is not. The rules allow the marker there all the "
+                        f"same (it may score 3 if it borders the answer). Place it?"):
+                    self.status.emit("No marker placed.")
+                    return
+                self.cross_confirmed = True
+        self._human_act(action)
+
+    def ask_yes_no(self, title: str, text: str) -> bool:
+        from PySide6.QtWidgets import QMessageBox
+
+        answer = QMessageBox.question(self, title, text, QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
+        return answer == QMessageBox.Yes
 
     def _human_act(self, action: str) -> None:
         g = self.game
@@ -373,7 +574,9 @@ class AmericaMode(GameMode):
         # The borders (about 0.2 s to build) are first needed by a computer's move or the
         # reveal: build them just after the window is drawn, not in the middle of a turn.
         QTimer.singleShot(WARM_UP_MS, self._warm_up)
-        if self.game is not None and not self.game.is_terminal():
+        if self.deck_warnings:
+            self.status.emit("America: an added deck no longer loads and is left out: " + self.deck_warnings[0])
+        elif self.game is not None and not self.game.is_terminal():
             self.status.emit("America: place markers on the map and the bars; Help > Rules explains the game.")
 
     @staticmethod
@@ -438,7 +641,7 @@ class AmericaMode(GameMode):
         if section == "state" and not answer_shown:   # the map shows the answer now
             side = rules.mississippi_side(q.answer)
             text += (f"<br><span style='color:#7a5a00'>The state lies <b>{side.upper()}</b> of the "
-                     f"Mississippi (the other side is greyed out).</span>")
+                     f"Mississippi (the other side is hatched; a marker there is allowed).</span>")
         if answer_shown:
             space = space_for(section, q.answer)
             where = "" if section == "state" else f" \u2013 the {space} space"
@@ -499,10 +702,12 @@ class AmericaMode(GameMode):
             left = g.supply[seat]
             extra = " or <b>Pass</b>" if g.can_pass(seat) else " (your first marker on this card)"
             self.prompt.setText(
-                f"<b>{g.players[seat]}</b>, place a marker{extra}: click a state on the map or a space on "
-                f"the bars below it. {left} marker{'s' if left != 1 else ''} in hand.")
+                f"<b>{g.players[seat]}</b>, place a marker{extra}: click a state on the map (or type its "
+                f"name and press Enter) or a space on the bars below it. "
+                f"{left} marker{'s' if left != 1 else ''} in hand.")
         else:
             self.prompt.setText(f"<i>{g.players[g.current_player()]} is thinking\u2026</i>")
+        self.prompt.setVisible(bool(self.prompt.text()))   # no empty line in a full panel
 
     def _draw_track(self) -> None:
         g = self.game
@@ -554,7 +759,7 @@ class AmericaMode(GameMode):
         elif topic is not None:
             side = rules.mississippi_side(topic.state.answer)
             self.bars.set_hint(f"The state answer lies {side.upper()} of the Mississippi; "
-                               f"click a state on the map.  No Exact spaces for the map \u2192")
+                               f"click or type a state.  No Exact spaces for the map \u2192")
         elif not g.is_terminal():
             self.bars.set_hint("Choose one of the two topics on the right (Ctrl+1 / Ctrl+2)."
                                if self.is_human_turn() else
@@ -568,18 +773,59 @@ class AmericaMode(GameMode):
         board.clear_fills()
         board.clear_highlight()
         board.clear_dimmed()
-        if topic is not None:
-            side = rules.mississippi_side(topic.state.answer)
-            board.set_dimmed([c for c in board.codes() if rules.mississippi_side(c) != side])
+        # The card's side of the Mississippi stays as it is; the other side is hatched, not
+        # greyed: a marker there is allowed (it can score next to the answer).
+        side = rules.mississippi_side(topic.state.answer) if topic is not None and not result else None
+        self._draw_hatch(side)
         if result:
             answer = topic.state.answer
             board.set_fills({c: NEAR_FILL for c in rules.state_neighbours(answer)})
             board.set_fill(answer, EXACT_FILL)
             board.set_highlight([answer], "#b8860b")
+        board.remove_layer(MARKER_LAYER)
+        markers = board.layer(MARKER_LAYER, z=12)
         for order, (seat, section, space) in enumerate(placed, 1):
             if section == "state" and space not in NO_EXACT_SPACES:
                 name, colour, letter = COLOURS[seat]
-                board.add_token(space, color=colour, label=letter, tooltip=f"{name}'s marker (placed {order}.)")
+                marker = MapMarker(space, colour, letter, f"{name}'s marker on {rules.state_name(space)} "
+                                                          f"(placed {order}.)")
+                marker.setPos(self._marker_point(space))
+                markers.addToGroup(marker)
+
+    def _marker_point(self, code: str):
+        """On the state's label (a marker covers it, larger than it), or beside its tab."""
+        point = self.board.state_anchor(code)
+        if code in CALLOUT_STATES:
+            point.setX(point.x() + TAB_W / 2 + 4 + MapMarker.RADIUS)
+        return point
+
+    def map_markers(self) -> dict[str, MapMarker]:
+        """The markers on the map now, by state (for tests and tools)."""
+        group = self.board.layer(MARKER_LAYER, z=12)
+        return {item.code: item for item in group.childItems() if isinstance(item, MapMarker)}
+
+    def _draw_hatch(self, side: str | None) -> None:
+        layer = self.board.layer(HATCH_LAYER, z=1.5)
+        if layer is not self._hatch_layer:   # the board dropped our layers: build them again
+            self._hatch_layer = layer
+            self._hatch = {}
+            for state in self.board.atlas.states:
+                item = HatchItem.for_state(state.polygons)
+                layer.addToGroup(item)
+                self._hatch[state.code] = item
+            tabs = self.board.layer(HATCH_LAYER + "-tabs", z=3.5)   # the tabs lie above the states
+            for code in CALLOUT_STATES:
+                centre = self.board.state_anchor(code)
+                item = HatchItem.for_rect(centre.x() - TAB_W / 2, centre.y() - TAB_H / 2, TAB_W, TAB_H)
+                tabs.addToGroup(item)
+                self._hatch[f"tab:{code}"] = item
+        for key, item in self._hatch.items():
+            code = key.removeprefix("tab:")
+            item.setVisible(side is not None and rules.mississippi_side(code) != side)
+
+    def hatched(self) -> set[str]:
+        """The states hatched as the other side of the Mississippi now."""
+        return {code for code, item in self._hatch.items() if item.isVisible() and ":" not in code}
 
     def _space_text(self, section: str, space: str) -> str:
         if space in NO_EXACT_SPACES:
@@ -684,8 +930,9 @@ to an answer score too. Six cards make a game; the most points wins.</p>
 list) each card. The start player places last.</li>
 <li><b>Choose a topic.</b> The start player sees two topics (questions only, never the answers)
 and picks one to play. The one not picked stays in the box for later. The card also tells
-whether the state lies east or west of the Mississippi: the other side of the map is greyed
-out.</li>
+whether the state lies east or west of the Mississippi: the other side of the map is hatched.
+A marker may still go there (it can score 3 next to the answer); the first time in a game you
+place one there, you are asked to confirm.</li>
 <li><b>Place markers.</b> Starting with the player after the start player, each player in turn
 places one marker: on a free state (click it on the map, or type its name and press Enter),
 on a free space of the year or number bar under the map, or on one of the six
@@ -725,11 +972,14 @@ Each space covers its own value up to the next space's value; hover a space to s
 A game draws whole cards, so the two sides of one card never come up in the same game. The
 cards you have played are remembered between games: no card comes back until every card has been
 played, and then each shows its other side.
+Game &gt; Add deck… adds your own cards: a YAML file written like ours (the README names the
+format and ships an example); its cards join the box of new games, and Game &gt; Remove deck…
+takes them out. A saved game that drew cards from an added deck opens only while it is added.
 The computer players "know" each answer more or less closely depending on their level, and
 bet on the No Exact spaces when the markers already placed look wrong to them.</p>
 <h3>Keys</h3>
 <p>Ctrl+1 / Ctrl+2 choose a topic; Ctrl+P passes; Ctrl+Enter goes to the next card; Tab into
-the bars, then the arrow keys and Enter place a marker there; on the map, type a state's name
-and press Enter; Ctrl+Z takes back your last move on the current card; Ctrl+N starts a new
+the bars, then the arrow keys and Enter place a marker there; type a state's name and press
+Enter to place on the map (wherever the keyboard focus is); Ctrl+Z takes back your last move on the current card; Ctrl+N starts a new
 game; F1 shows these rules.</p>
 """

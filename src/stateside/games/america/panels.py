@@ -1,18 +1,26 @@
-"""America's Qt panels: the year and number bars with the six No Exact spaces, and the
-score track. They draw what the mode gives them and report clicks; no rules here."""
+"""America's Qt panels: the year and number bars with the six No Exact spaces, the
+score track, and the pieces the mode puts on the shared map (markers, the hatching of
+the other side of the Mississippi). They draw what the mode gives them and report
+clicks; no rules here."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import (
+    QFrame, QGraphicsItem, QGraphicsPathItem, QLabel, QSizePolicy, QToolTip, QVBoxLayout, QWidget,
+)
 
+from stateside.board.items import LABEL_FONT, polygons_path
 from stateside.games.america import rules
 from stateside.games.america.rules import NO_EXACT, NO_EXACT_OR_ADJACENT, NO_EXACT_SPACES
 
 ROW_LABEL_W = 68.0
 NE_W = 66.0
+COMPACT_BELOW = 900          # a narrower bars widget gives the year and number spaces more room
+ROW_LABEL_W_COMPACT = 58.0
+NE_W_COMPACT = 56.0
 NE_GAP = 8.0
 ROW_H = 40.0
 ROW_GAP = 5.0
@@ -93,12 +101,22 @@ class BarsWidget(QWidget):
         self.update()
 
     # --- geometry ---------------------------------------------------------------------
+    def compact(self) -> bool:
+        return self.width() < COMPACT_BELOW
+
+    def _label_w(self) -> float:
+        return ROW_LABEL_W_COMPACT if self.compact() else ROW_LABEL_W
+
+    def _ne_w(self) -> float:
+        return NE_W_COMPACT if self.compact() else NE_W
+
     def _row_rect(self, row: int) -> QRectF:
         return QRectF(MARGIN, MARGIN + row * (ROW_H + ROW_GAP), self.width() - 2 * MARGIN, ROW_H)
 
     def _bar_area(self, row: int) -> QRectF:
         r = self._row_rect(row)
-        return QRectF(r.left() + ROW_LABEL_W, r.top(), r.width() - ROW_LABEL_W - 2 * NE_W - NE_GAP, ROW_H)
+        label_w = self._label_w()
+        return QRectF(r.left() + label_w, r.top(), r.width() - label_w - 2 * self._ne_w() - NE_GAP, ROW_H)
 
     def cells(self) -> dict[tuple[str, str], QRectF]:
         """Every clickable space and its rectangle."""
@@ -111,8 +129,9 @@ class BarsWidget(QWidget):
                 for i, label in enumerate(labels):
                     out[(section, label)] = QRectF(area.left() + i * w, area.top(), w, ROW_H)
             x = area.right() + NE_GAP
+            ne_w = self._ne_w()
             for k, space in enumerate(NO_EXACT_SPACES):
-                out[(section, space)] = QRectF(x + k * NE_W, area.top(), NE_W, ROW_H)
+                out[(section, space)] = QRectF(x + k * ne_w, area.top(), ne_w, ROW_H)
         return out
 
     def cell_at(self, pos: QPointF) -> tuple[str, str] | None:
@@ -131,12 +150,12 @@ class BarsWidget(QWidget):
         p.fillRect(self.rect(), QColor("#e8e2d3"))
         title_font = QFont(self.font())
         title_font.setBold(True)
-        title_font.setPointSizeF(9.5)
+        title_font.setPointSizeF(8.5 if self.compact() else 9.5)
         for row, section in enumerate(ROWS):
             r = self._row_rect(row)
             p.setFont(title_font)
             p.setPen(QColor("#1d3557"))
-            p.drawText(QRectF(r.left(), r.top(), ROW_LABEL_W - 6, ROW_H), Qt.AlignVCenter | Qt.AlignLeft,
+            p.drawText(QRectF(r.left(), r.top(), self._label_w() - 6, ROW_H), Qt.AlignVCenter | Qt.AlignLeft,
                        ROW_TITLES[section])
             if section == "state":
                 area = self._bar_area(row)
@@ -161,8 +180,7 @@ class BarsWidget(QWidget):
         fits its space, so that a narrow window shrinks the bar evenly."""
         labels = rules.bar(section).labels
         width = cells[(section, labels[0])].width() - 3
-        font = QFont(self.font())
-        font.setLetterSpacing(QFont.PercentageSpacing, 94)
+        font = self._label_font()
         size = 8.5
         while size > 6.0:
             font.setPointSizeF(size)
@@ -171,6 +189,18 @@ class BarsWidget(QWidget):
                 break
             size -= 0.25
         return size
+
+    def _label_font(self) -> QFont:
+        """The spaces' labels: a condensed face where the system has one, letters a little
+        tighter, so that 27 number spaces stay readable in a small window."""
+        font = QFont(self.font())
+        font.setStretch(QFont.Condensed)
+        font.setLetterSpacing(QFont.PercentageSpacing, 94)
+        return font
+
+    def label_size(self, section: str) -> float:
+        """The point size of a bar's labels at the current width (for tests)."""
+        return self._fitting_size(section, self.cells())
 
     def _paint_cell(self, p: QPainter, section: str, space: str, rect: QRectF) -> None:
         key = (section, space)
@@ -193,9 +223,9 @@ class BarsWidget(QWidget):
             p.setBrush(Qt.NoBrush)
             p.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
         text = NE_LABELS[space] if no_exact else space
-        font = QFont(self.font())
-        if not no_exact:
-            font.setLetterSpacing(QFont.PercentageSpacing, 94)
+        font = QFont(self.font()) if no_exact else self._label_font()
+        if no_exact and self.compact():
+            font.setStretch(QFont.Condensed)
         font.setPointSizeF(7.5 if no_exact else self._sizes[section])
         p.setFont(font)
         p.setPen(QColor("#27323a"))
@@ -287,60 +317,69 @@ class TrackRow:
 
 class ScoreTrack(QWidget):
     """Each seat's score as a bar on a common track, with markers in hand (filled dots) and
-    in the non-scoring supply (hollow dots), and where the seat is in this card's round."""
+    in the non-scoring supply (small squares), and where the seat is in this card's round.
 
-    ROW = 30
+    The bars are scaled to the leader (the leader's bar is full), so that they show who
+    leads and by how much at any score, and each runs the whole width of the panel under
+    its name, so it stays readable in the smallest window."""
+
+    ROW, ROW_MANY = 36, 27          # a row's height; five or six players get slimmer rows
+    BAR_H, BAR_H_MANY = 10.0, 7.0
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.rows: list[TrackRow] = []
+        self.row_h, self.bar_h = self.ROW, self.BAR_H
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed)
 
     def set_rows(self, rows: list[TrackRow]) -> None:
         self.rows = list(rows)
-        self.setFixedHeight(max(1, len(self.rows)) * self.ROW + 4)
+        many = len(self.rows) > 4
+        self.row_h = self.ROW_MANY if many else self.ROW
+        self.bar_h = self.BAR_H_MANY if many else self.BAR_H
+        self.setFixedHeight(max(1, len(self.rows)) * self.row_h + 4)
+        self.setToolTip("\n".join(f"{r.name}: {r.who}, {r.score} points, {r.in_hand} marker"
+                                   f"{'s' if r.in_hand != 1 else ''} in hand, {r.waiting} waiting"
+                                   for r in self.rows))
         self.update()
+
+    def fractions(self) -> list[float]:
+        """How full each row's bar is: the leader's is full, 0 before anyone scores."""
+        top = max([r.score for r in self.rows] + [0])
+        return [r.score / top if top > 0 else 0.0 for r in self.rows]
+
+    def bar_rect(self, i: int) -> QRectF:
+        """The whole track of row i (the filled part is fractions()[i] of it)."""
+        y = 2 + i * self.row_h
+        return QRectF(36, y + self.row_h - self.bar_h - 5, max(40.0, self.width() - 36 - 46), self.bar_h)
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.Antialiasing)
-        top = max([r.score for r in self.rows] + [42])   # room for six exact answers at least
         w = self.width()
         small = QFont(self.font())
         small.setPointSizeF(8)
         bold = QFont(self.font())
         bold.setBold(True)
         bold.setPointSizeF(9.5)
-        # The text column is as wide as the longest "name  status" needs ("Light Blue
-        # passed"), leaving the track at least 60 px.
+        score_font = QFont(bold)
+        score_font.setPointSizeF(11)
         bold_m, small_m = QFontMetricsF(bold), QFontMetricsF(small)
-        needed = max([bold_m.horizontalAdvance(r.name) + 6 + small_m.horizontalAdvance(r.status)
-                      for r in self.rows] + [110.0])
-        text_w = min(needed + 2, max(110.0, w - 44 - 60 - 40))
-        left = 36 + text_w + 4        # where the markers and the track start
+        fractions = self.fractions()
         for i, row in enumerate(self.rows):
-            y = 2 + i * self.ROW
+            y = 2 + i * self.row_h
             if row.current:
-                p.fillRect(QRectF(0, y, w, self.ROW - 2), QColor("#fff3c4"))
+                p.fillRect(QRectF(0, y, w, self.row_h - 2), QColor("#fff3c4"))
                 p.setPen(QColor("#e63946"))
                 p.setFont(bold)
-                p.drawText(QRectF(0, y, 12, self.ROW - 2), Qt.AlignCenter, "\u25b6")
-            paint_marker(p, QPointF(22, y + 14), 8.5, row.colour, row.letter)
-            p.setFont(bold)
-            p.setPen(QColor("#1b1b1b"))
-            name_w = bold_m.horizontalAdvance(row.name)
-            p.drawText(QRectF(36, y, text_w, 16), Qt.AlignLeft | Qt.AlignVCenter, row.name)
-            p.setFont(small)
-            p.setPen(QColor("#a4161a") if row.current else QColor("#555555"))
-            status_w = max(0.0, text_w - name_w - 6)
-            p.drawText(QRectF(36 + name_w + 6, y + 1, status_w, 16), Qt.AlignLeft | Qt.AlignVCenter,
-                       small_m.elidedText(row.status, Qt.ElideRight, status_w))
-            p.setPen(QColor("#555555"))
-            p.drawText(QRectF(36, y + 14, text_w, 14), Qt.AlignLeft | Qt.AlignVCenter,
-                       small_m.elidedText(row.who, Qt.ElideRight, text_w))
-            # markers: discs in hand, small grey squares waiting in the non-scoring supply
-            for k in range(row.in_hand + row.waiting):
-                c = QPointF(left + k * 10, y + 8)
+                p.drawText(QRectF(0, y, 12, self.row_h - 2), Qt.AlignCenter, "\u25b6")
+            paint_marker(p, QPointF(23, y + self.row_h / 2 - 1), 9.0, row.colour, row.letter)
+            # markers: discs in hand, small grey squares waiting in the non-scoring supply,
+            # right-aligned on the first line, before the score
+            count = row.in_hand + row.waiting
+            dots_left = w - 46 - count * 10
+            for k in range(count):
+                c = QPointF(dots_left + 5 + k * 10, y + 9)
                 p.setPen(QPen(QColor("#1b1b1b"), 0.8))
                 if k < row.in_hand:
                     p.setBrush(QColor(row.colour))
@@ -348,20 +387,95 @@ class ScoreTrack(QWidget):
                 else:
                     p.setBrush(QColor("#b9b3a4"))
                     p.drawRect(QRectF(c.x() - 2.6, c.y() - 2.6, 5.2, 5.2))
-            # the score on the track
-            track = QRectF(left, y + 15, max(20.0, w - left - 44), 9)
+            # first line: name, then who plays it and where it is in the round
+            text_w = max(30.0, dots_left - 36 - 6)
+            p.setFont(bold)
+            p.setPen(QColor("#1b1b1b"))
+            name = bold_m.elidedText(row.name, Qt.ElideRight, text_w)
+            name_w = bold_m.horizontalAdvance(name)
+            p.drawText(QRectF(36, y + 1, text_w, 16), Qt.AlignLeft | Qt.AlignVCenter, name)
+            who = row.who.removeprefix("computer (").removesuffix(")")
+            extra = " \u00b7 ".join(t for t in (who, row.status) if t)
+            p.setFont(small)
+            p.setPen(QColor("#a4161a") if row.current else QColor("#555555"))
+            rest = max(0.0, text_w - name_w - 6)
+            p.drawText(QRectF(36 + name_w + 6, y + 2, rest, 16), Qt.AlignLeft | Qt.AlignVCenter,
+                       small_m.elidedText(extra, Qt.ElideRight, rest))
+            # second line: the score bar across the panel
+            track = self.bar_rect(i)
             p.setPen(Qt.NoPen)
             p.setBrush(QColor("#e3ddcc"))
             p.drawRoundedRect(track, 3, 3)
-            filled = QRectF(track.left(), track.top(), track.width() * row.score / top, track.height())
-            p.setBrush(QColor(row.colour))
-            p.setPen(QPen(QColor("#1b1b1b"), 0.6))
-            p.drawRoundedRect(filled, 3, 3)
-            p.setFont(bold)
+            if fractions[i] > 0:
+                filled = QRectF(track.left(), track.top(), max(6.0, track.width() * fractions[i]), track.height())
+                p.setBrush(QColor(row.colour))
+                p.setPen(QPen(QColor("#1b1b1b"), 0.8))
+                p.drawRoundedRect(filled, 3, 3)
+            p.setFont(score_font)
             p.setPen(QColor("#1b1b1b"))
-            p.drawText(QRectF(w - 42, y, 40, self.ROW - 2), Qt.AlignRight | Qt.AlignVCenter,
+            p.drawText(QRectF(w - 44, y, 42, self.row_h - 2), Qt.AlignRight | Qt.AlignVCenter,
                        str(row.score) if not row.showdown else f"{row.score}\u2009+{row.showdown}")
         p.end()
+
+
+class MapMarker(QGraphicsItem):
+    """A player's marker on a state of the shared map: a disc with the player's letter,
+    larger than the state's label it sits on, so it reads as a piece, not as text."""
+
+    RADIUS = 15.0          # board units; the widest state label ("WV") is about 26 x 14
+
+    def __init__(self, code: str, colour: str, letter: str, tooltip: str):
+        super().__init__()
+        self.code = code
+        self.colour = QColor(colour)
+        self.letter = letter
+        self.setToolTip(tooltip)
+        self.setAcceptedMouseButtons(Qt.NoButton)   # a click goes to the state under it
+        self.setAcceptHoverEvents(False)
+
+    def boundingRect(self) -> QRectF:
+        r = self.RADIUS + 2.5
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.Antialiasing)
+        r = self.RADIUS
+        painter.setPen(QPen(QColor("#ffffff"), 2.2))     # a halo keeps it apart from the map
+        painter.setBrush(Qt.NoBrush)
+        painter.drawEllipse(QPointF(0, 0), r + 1.1, r + 1.1)
+        painter.setPen(QPen(QColor("#1b1b1b"), 1.4))
+        painter.setBrush(self.colour)
+        painter.drawEllipse(QPointF(0, 0), r, r)
+        font = QFont(LABEL_FONT)
+        font.setPixelSize(int(r * 1.25))
+        painter.setFont(font)
+        painter.setPen(marker_text_colour(self.colour))
+        painter.drawText(QRectF(-r, -r, 2 * r, 2 * r), Qt.AlignCenter, self.letter)
+
+
+HATCH = QColor(96, 74, 40, 110)
+
+
+class HatchItem(QGraphicsPathItem):
+    """Diagonal hatching over a state on the other side of the Mississippi from the card's
+    answer: unlikely, yet open to a marker, so its colours and label stay as they are."""
+
+    def __init__(self, path: QPainterPath):
+        super().__init__(path)
+        self.setPen(Qt.NoPen)
+        self.setBrush(QBrush(HATCH, Qt.BDiagPattern))
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setAcceptHoverEvents(False)
+
+    @classmethod
+    def for_state(cls, polygons) -> "HatchItem":
+        return cls(polygons_path(polygons))
+
+    @classmethod
+    def for_rect(cls, x: float, y: float, w: float, h: float) -> "HatchItem":
+        path = QPainterPath()
+        path.addRoundedRect(QRectF(x, y, w, h), 4, 4)
+        return cls(path)
 
 
 class ChoiceCard(QFrame):

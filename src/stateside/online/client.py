@@ -1,0 +1,258 @@
+"""A headless client: hosts or joins a table, then plays one seat through the referee.
+
+The app's online dialog and the tests use the same class. A client knows only what the
+referee sends its seat: the entries of the log as its seat may see them, its own
+observation, and its legal actions when it is to move. It sends intents; when a message
+is missing (a gap in the numbering, a reconnection) it asks the referee to sync it from
+the last entry it has, so it loses nothing.
+"""
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any, Callable
+
+import nats
+
+from stateside.online import protocol as P
+
+
+class OnlineError(RuntimeError):
+    """The referee refused a lobby request, or the server could not be reached."""
+
+
+async def _lobby(url: str, subject: str, body: dict, timeout: float = 10.0) -> dict:
+    nc = await nats.connect(url, name="stateside-guest", allow_reconnect=False)
+    try:
+        msg = await nc.request(subject, P.encode(body), timeout=timeout)
+    except nats.errors.NoRespondersError:
+        raise OnlineError("no referee is running on that server") from None
+    except nats.errors.TimeoutError:
+        raise OnlineError("the referee did not answer in time") from None
+    finally:
+        await nc.close()
+    reply = P.decode(msg.data, P.MAX_SERVER_PAYLOAD, "the referee's reply")
+    if not reply.get("ok"):
+        raise OnlineError(reply.get("reason") or "refused")
+    return reply
+
+
+async def host_table(guest_url: str, game: str, seats: list[str], names: list[str] | None = None,
+                     options: dict | None = None, seed: int | None = None) -> dict:
+    """Open a table; the reply holds its code ("table") and the seed's commitment."""
+    body = {"type": "host", "game": game, "seats": seats, "names": names, "options": options or {}}
+    if seed is not None:
+        body["seed"] = seed    # honoured only by a referee started for tests or benchmarks
+    return await _lobby(guest_url, P.LOBBY_HOST, body)
+
+
+async def join_table(guest_url: str, code: str, seat: int | None = None) -> dict:
+    """Take a seat: {"table", "seat", "user", "password", ...}."""
+    for attempt in range(3):   # two referees seating two players at once: one is told to retry
+        key = P.new_seal_key()
+        try:
+            reply = await _lobby(guest_url, P.LOBBY_JOIN, {"type": "join", "table": code, "seat": seat, "key": key})
+            break
+        except OnlineError as e:
+            if "try again" not in str(e) or attempt == 2:
+                raise
+    reply["password"] = P.unseal(reply.pop("password_sealed"), key)
+    return reply
+
+
+async def look_table(guest_url: str, code: str) -> dict:
+    return await _lobby(guest_url, P.LOBBY_LOOK, {"type": "look", "table": code})
+
+
+def server_url(guest_url: str, user: str, password: str) -> str:
+    """The server's address with a seat's credentials in place of the guest's."""
+    hostport = guest_url.split("@")[-1].removeprefix("nats://")
+    return f"nats://{user}:{password}@{hostport}"
+
+
+class SeatClient:
+    """One seat at one table."""
+
+    def __init__(self, guest_url: str, credentials: dict):
+        self.guest_url = guest_url
+        self.table = credentials["table"]
+        self.seat = credentials["seat"]
+        self.user, self.password = credentials["user"], credentials["password"]
+        self.entries: list[dict] = []          # the log as this seat may see it
+        self.observation: dict | None = None
+        self.legal: list | None = None
+        self.to_move: int | None = None
+        self.status = "lobby"
+        self.info: dict = {}                   # game, setup, seats, seed commitment (from sync)
+        self.end: dict | None = None
+        self.refusals: list[dict] = []
+        self.errors: list[str] = []            # what the server said (permission violations...)
+        self.nc = None
+        self._changed = asyncio.Event()
+        self._synced = False
+
+    @property
+    def n(self) -> int:
+        return len(self.entries)
+
+    async def connect(self, retries: int = 40) -> "SeatClient":
+        url = server_url(self.guest_url, self.user, self.password)
+
+        async def on_error(e):
+            self.errors.append(str(e))
+
+        async def on_reconnect():   # whatever was said while away is in the log: catch up
+            await self.sync()
+
+        last = None
+        for _ in range(retries):   # a new seat's credentials are live once the server reloaded
+            try:
+                self.nc = await nats.connect(url, name=f"stateside-{self.table}-{self.seat}",
+                                             error_cb=on_error, reconnected_cb=on_reconnect,
+                                             max_reconnect_attempts=-1, reconnect_time_wait=0.2,
+                                             allow_reconnect=True)
+                break
+            except Exception as e:   # authorization not yet live: nats-py raises several kinds
+                last = e
+                await asyncio.sleep(0.05)
+        else:
+            raise OnlineError(f"cannot connect to the server as seat {self.seat}: {last}")
+        await self.nc.subscribe(P.private_subject(self.table, self.seat), cb=self._on_private)
+        await self.sync()
+        return self
+
+    async def close(self) -> None:
+        if self.nc is not None and not self.nc.is_closed:
+            await self.nc.close()
+
+    async def sync(self) -> None:
+        await self._send({"type": "sync", "since": self.n})
+
+    async def _send(self, body: dict) -> None:
+        await self.nc.publish(P.intent_subject(self.table, self.seat), P.encode(body))
+        await self.nc.flush()
+
+    async def act(self, action_json: Any) -> str:
+        """Send an intent for our seat at the current point of the game; its id."""
+        iid = secrets.token_hex(6)
+        await self._send({"type": "act", "n": self.n, "action": action_json, "id": iid})
+        return iid
+
+    # --- receiving ---------------------------------------------------------------------
+    async def _on_private(self, msg) -> None:
+        try:
+            m = P.decode(msg.data, P.MAX_SERVER_PAYLOAD, "the referee's message")
+        except P.ProtocolError as e:
+            self.errors.append(str(e))
+            return
+        kind = m["type"]
+        if kind == "refused":
+            self.refusals.append(m)
+        elif kind == "sync":
+            self._synced = True
+            self.info = {k: m[k] for k in ("game", "setup", "seats", "seed_commitment", "joined") if k in m}
+            since = m["since"]
+            self.entries[since:] = m["entries"]
+            self._take_state(m)
+            if m.get("end"):
+                self.end = m["end"]
+        elif kind == "update":
+            entry = m.get("entry")
+            if entry is not None:
+                if entry["n"] == self.n:
+                    self.entries.append(entry)
+                elif entry["n"] > self.n:   # we missed something: catch up from the log
+                    await self.sync()
+                    return
+                else:
+                    return   # already had it (a sync overtook it)
+            if m["n"] == self.n:
+                self._take_state(m)
+        elif kind == "end":
+            self.end = m
+            self.status = "over"
+        self._changed.set()
+
+    def _take_state(self, m: dict) -> None:
+        self.observation, self.legal = m["observation"], m["legal"]
+        self.to_move, self.status = m["to_move"], m["status"]
+
+    async def wait_change(self, timeout: float = 10.0) -> None:
+        self._changed.clear()
+        await asyncio.wait_for(self._changed.wait(), timeout)
+
+    def my_turn(self) -> bool:
+        return self.status == "playing" and self.to_move == self.seat and bool(self.legal)
+
+    async def play(self, choose: Callable[["SeatClient"], Any], stop_after: int | None = None,
+                   timeout: float = 30.0) -> None:
+        """Play until the game ends (or after `stop_after` of our own moves): `choose`
+        gets this client and returns the action's JSON, one of self.legal. An intent that
+        got no answer within a second (a referee replaced meanwhile) is sent again after a
+        sync; the referee refuses it as stale if the first one was recorded after all."""
+        moves = 0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.end is None:
+            if stop_after is not None and moves >= stop_after:
+                return
+            if self.my_turn():
+                at, refused = self.n, len(self.refusals)
+                await self.act(choose(self))
+                moves += 1
+                while self.n == at and self.end is None and len(self.refusals) == refused:
+                    if not await self._wait(deadline):
+                        await self.sync()
+                        break
+                if self.n == at and len(self.refusals) > refused:
+                    reason = self.refusals[-1]["reason"]
+                    if not reason.startswith("stale"):
+                        raise OnlineError(f"refused: {reason}")
+                    await self.sync()
+                    await self._wait(deadline)
+            elif not await self._wait(deadline):
+                await self.sync()   # a lost message: ask again rather than wait forever
+
+    async def _wait(self, deadline: float) -> bool:
+        """Wait for news (at most a second); False when none came."""
+        left = deadline - asyncio.get_running_loop().time()
+        if left <= 0:
+            raise OnlineError(f"seat {self.seat}: the game did not go on (at action {self.n}, "
+                              f"status {self.status}, to move {self.to_move})")
+        self._changed.clear()
+        try:
+            await asyncio.wait_for(self._changed.wait(), min(left, 1.0))
+            return True
+        except asyncio.TimeoutError:
+            return False
+
+    # --- the end: check the referee -----------------------------------------------------------
+    def verify(self) -> "Any":
+        """Check the finished game: the seed matches the commitment made at the start, every
+        chance draw is the one the seeding rule gives, and every entry this seat saw is the
+        action in the full log. Returns the replayed Match (save it like a hot-seat game)."""
+        from stateside.engine.match import Match, chance_rng, sample_chance
+        from stateside.engine.protocol import CHANCE
+
+        if self.end is None:
+            raise OnlineError("the game is not over")
+        end = self.end
+        if P.seed_commitment(end["seed"], end["salt"]) != self.info.get("seed_commitment"):
+            raise OnlineError("the seed published at the end does not match the one promised at the start")
+        save = end["save"]
+        if save["seed"] != end["seed"]:
+            raise OnlineError("the save's seed is not the published seed")
+        match = Match.from_json(save, "the referee's log")
+        probe = Match(save["game"], save["seats"], save["seed"], save["setup"])
+        for i, entry in enumerate(match.log):
+            if entry.seat == CHANCE:
+                expected = sample_chance(probe.state, chance_rng(save["seed"], i))
+                if expected != entry.action:
+                    raise OnlineError(f"chance draw {i} is not the one the seed gives")
+            probe.apply(entry.action)
+        if len(self.entries) != len(match.log):
+            raise OnlineError(f"this seat saw {len(self.entries)} entries, the log has {len(match.log)}")
+        for mine, full in zip(self.entries, save["actions"]):
+            if not mine.get("hidden") and mine["action"] != full:
+                raise OnlineError(f"entry {mine['n']} differs from the log")
+        return match

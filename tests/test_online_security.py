@@ -1,0 +1,228 @@
+"""Online play's defences, against a real nats-server started here on 127.0.0.1:
+the server's permissions stop a seat acting for another, reading another's private
+subject or touching the log; the referee refuses every bad intent clearly and changes
+nothing; a seat's password never travels in clear."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+nats = pytest.importorskip("nats", reason="online play needs nats-py (pip install '.[online]')")
+
+from stateside.online import client as C  # noqa: E402
+from stateside.online import protocol as P  # noqa: E402
+from stateside.online.referee import Referee  # noqa: E402
+from stateside.online.server import NatsServer, find_nats_server  # noqa: E402
+
+pytestmark = pytest.mark.skipif(find_nats_server() is None,
+                                reason="nats-server is not installed (pip install '.[online]')")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = NatsServer(tmp_path_factory.mktemp("nats")).start()
+    yield srv
+    srv.stop()
+
+
+def run(server, body):
+    """Run body(referee, code, [client0, client1]) at a fresh two-seat 10 Days table."""
+    async def go():
+        ref = Referee(server.referee_url(), authorizer=server.authorizer, allow_chosen_seed=True)
+        await ref.start()
+        try:
+            host = await C.host_table(server.guest_url(), "ten-days", ["human", "human"], seed=7)
+            creds = [await C.join_table(server.guest_url(), host["table"], s) for s in (0, 1)]
+            clients = [await C.SeatClient(server.guest_url(), c).connect() for c in creds]
+            for c in clients:
+                while c.status != "playing":
+                    await c.wait_change(5)
+            result = await body(ref, host["table"], clients)
+            for c in clients:
+                await c.close()
+            return result
+        finally:
+            await ref.stop()
+    return asyncio.run(go())
+
+
+async def raw_connection(server, client, errors):
+    async def on_error(e):
+        errors.append(str(e))
+    return await nats.connect(C.server_url(server.guest_url(), client.user, client.password),
+                              error_cb=on_error, allow_reconnect=False)
+
+
+async def settle(seconds=0.3):
+    await asyncio.sleep(seconds)
+
+
+def test_the_server_refuses_a_seat_publishing_for_another_seat(server):
+    async def body(ref, code, clients):
+        before = ref.tables[code].n
+        errors = []
+        nc = await raw_connection(server, clients[0], errors)
+        # Seat 0's credentials, seat 1's intent subject, a move seat 1 could make.
+        action = (clients[1].legal or clients[0].legal)[0]
+        await nc.publish(P.intent_subject(code, 1), P.encode({"type": "act", "n": before, "action": action}))
+        await settle()
+        await nc.close()
+        return errors, before, ref.tables[code].n
+    errors, before, after = run(server, body)
+    assert any("permissions violation" in e.lower() and "publish" in e.lower() for e in errors), errors
+    assert after == before
+
+
+def test_the_server_refuses_subscribing_to_another_seats_private_subject_or_the_log(server):
+    async def body(ref, code, clients):
+        errors, got = [], []
+        nc = await raw_connection(server, clients[0], errors)
+
+        async def spy(msg):
+            got.append(msg.subject)
+        await nc.subscribe(P.private_subject(code, 1), cb=spy)
+        await nc.subscribe(P.log_subject(code), cb=spy)
+        await nc.subscribe(">", cb=spy)
+        await settle()
+        await clients[1].sync()          # the referee now writes to seat 1's private subject
+        await settle()
+        await nc.close()
+        return errors, got
+    errors, got = run(server, body)
+    assert sum("permissions violation for subscription" in e.lower() for e in errors) >= 3, errors
+    assert got == []
+
+
+def test_the_server_refuses_a_client_writing_the_log_or_using_jetstream(server):
+    async def body(ref, code, clients):
+        errors = []
+        nc = await raw_connection(server, clients[0], errors)
+        before = (await ref.js.stream_info(P.LOG_STREAM)).state.messages
+        await nc.publish(P.log_subject(code), P.encode({"type": "action", "n": 0, "action": "x"}))
+        await nc.publish("$JS.API.STREAM.INFO." + P.LOG_STREAM, b"")
+        await settle()
+        after = (await ref.js.stream_info(P.LOG_STREAM)).state.messages
+        await nc.close()
+        return errors, before, after
+    errors, before, after = run(server, body)
+    assert sum("permissions violation for publish" in e.lower() for e in errors) >= 2, errors
+    assert after == before
+
+
+def test_a_guest_may_only_ask_to_host_join_or_look(server):
+    async def body(ref, code, clients):
+        errors = []
+
+        async def on_error(e):
+            errors.append(str(e))
+        nc = await nats.connect(server.guest_url(), error_cb=on_error, allow_reconnect=False)
+        await nc.subscribe(P.LOBBY_JOIN)          # would read the joiners' sealing keys
+        await nc.publish(P.intent_subject(code, 0), P.encode({"type": "sync"}))
+        await settle()
+        await nc.close()
+        return errors
+    errors = run(server, body)
+    low = [e.lower() for e in errors]
+    assert any("permissions violation for subscription" in e for e in low), errors
+    assert any("permissions violation for publish" in e for e in low), errors
+
+
+def test_a_seats_password_never_travels_in_clear(server):
+    async def go():
+        ref = Referee(server.referee_url(), authorizer=server.authorizer)
+        await ref.start()
+        seen = []
+
+        async def sniff(msg):
+            seen.append(msg.data)
+        spy = await nats.connect(server.guest_url(), allow_reconnect=False)
+        await spy.subscribe("_INBOX.>", cb=sniff)     # a guest may listen to every reply
+        try:
+            host = await C.host_table(server.guest_url(), "ten-days", ["human", "human"])
+            creds = await C.join_table(server.guest_url(), host["table"], 0)
+            await settle(0.2)
+            with pytest.raises(C.OnlineError, match="taken"):
+                await C.join_table(server.guest_url(), host["table"], 0)
+            with pytest.raises(C.OnlineError, match="no table"):
+                await C.join_table(server.guest_url(), "AAAAAA", 0)
+            with pytest.raises(C.OnlineError, match="table code"):
+                await C.join_table(server.guest_url(), "no such code!", 0)
+            return creds, seen
+        finally:
+            await spy.close()
+            await ref.stop()
+    creds, seen = asyncio.run(go())
+    assert seen and len(creds["password"]) == 32
+    assert not any(creds["password"].encode() in data for data in seen)
+
+
+def test_the_referee_refuses_real_time_games_and_bad_tables(server):
+    async def go():
+        ref = Referee(server.referee_url(), authorizer=server.authorizer)
+        await ref.start()
+        try:
+            out = []
+            for args in (("scrambled-states", ["human", "human"]), ("chess", ["human", "human"]),
+                         ("ten-days", ["random", "random"]), ("ten-days", ["human"] * 9),
+                         ("ten-days", ["human", "robot"])):
+                with pytest.raises(C.OnlineError) as e:
+                    await C.host_table(server.guest_url(), *args)
+                out.append(str(e.value))
+            return out
+        finally:
+            await ref.stop()
+    real_time, unknown, no_human, too_many, bad_seat = asyncio.run(go())
+    assert "real time" in real_time and "one screen" in real_time
+    assert "no game 'chess'" in unknown
+    assert "at least one human seat" in no_human
+    assert "players, not 9" in too_many
+    assert "unknown player 'robot'" in bad_seat
+
+
+def test_every_bad_intent_is_refused_clearly_and_changes_nothing(server):
+    async def body(ref, code, clients):
+        table = ref.tables[code]
+        mover = table.match.state.current_player()
+        me, other = clients[mover], clients[1 - mover]
+        n, seq = table.n, table.last_seq
+        state = table.match.state
+        illegal = next(a for a in state.candidate_actions(mover) if a not in state.legal_actions(mover))
+        cases = [
+            (me, b"{not json", "not valid JSON"),
+            (me, json.dumps({"type": "act", "n": n, "action": "x" * 9000}).encode(), "too large"),
+            (me, b"[1, 2]", "JSON object"),
+            (me, P.encode({"type": "shout"}), "unknown intent type"),
+            (me, P.encode({"type": "act", "action": me.legal[0]}), "needs \"n\""),
+            (me, P.encode({"type": "act", "n": n, "seat": 1 - mover, "action": me.legal[0]}),
+             f"cannot act for seat {1 - mover}"),
+            (other, P.encode({"type": "act", "n": n, "action": me.legal[0]}), "not your turn"),
+            (me, P.encode({"type": "act", "n": n - 1, "action": me.legal[0]}), "stale"),
+            (me, P.encode({"type": "act", "n": n + 5, "action": me.legal[0]}), "stale"),
+            (me, P.encode({"type": "act", "n": n, "action": {"what": [1, 2]}}), "malformed action"),
+            (me, P.encode({"type": "act", "n": n, "action": state.action_to_json(illegal)}), "illegal action"),
+        ]
+        replies = []
+        for client, payload, _ in cases:
+            count = len(client.refusals)
+            await client.nc.publish(P.intent_subject(code, client.seat), payload)
+            for _ in range(50):
+                if len(client.refusals) > count:
+                    break
+                await asyncio.sleep(0.02)
+            replies.append(client.refusals[count]["reason"] if len(client.refusals) > count else None)
+        after = (ref.tables[code].n, ref.tables[code].last_seq)
+        # ... and the game still goes on: the right move is accepted.
+        await me.act(me.legal[0])
+        for _ in range(50):
+            if ref.tables[code].n > n:
+                break
+            await asyncio.sleep(0.02)
+        return cases, replies, (n, seq), after, ref.tables[code].n
+
+    cases, replies, before, after, final = run(server, body)
+    for (_, _, expected), reply in zip(cases, replies):
+        assert reply is not None and expected in reply, (expected, reply)
+    assert after == before           # nothing was appended to the log
+    assert final > before[0]
