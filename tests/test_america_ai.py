@@ -247,3 +247,48 @@ def test_self_play_with_the_bundled_deck():
         assert len(record.winners) == 1 and len(record.scores) == n
         assert record.scores[record.winners[0]] == max(record.scores)
         assert all(len(ms) > 0 for ms in record.decision_ms)
+
+
+def test_hard_player_reads_the_others_markers_as_clues():
+    """The other players' first markers on a section sharpen a hard player's belief
+    towards them; its own markers and No Exact bets are no clue."""
+    game, topic = _game_with_topic()
+    flat = ("1700", "1750", "1775", "1800", "1825")
+    hard = ComputerPlayer("hard", seat=0, deck=DECK)
+    hard._beliefs[topic_id(topic)] = {
+        "year": Belief("year", {y: 1 / len(flat) for y in flat}),
+        "state": Belief("state", {"FL": 0.5, "GA": 0.5}),
+        "number": Belief("number", {"5": 0.5, "10": 0.5}),
+    }
+    before = hard.read_beliefs(game.observation(0))
+    assert before["year"].probs == pytest.approx({y: 0.2 for y in flat})
+    game.apply_action("place:year:1800")         # Blue: a clue
+    game.apply_action("place:number:10")         # Red (itself): no clue
+    game.apply_action("place:number:no-exact")   # Blue: no clue
+    after = hard.read_beliefs(game.observation(0))
+    assert sum(after["year"].probs.values()) == pytest.approx(1.0)
+    assert max(after["year"].probs, key=after["year"].p) == "1800"
+    assert after["year"].p("1800") > 0.2 > after["year"].p("1700")
+    assert after["number"].probs == before["number"].probs
+    # a medium player keeps to its own belief
+    medium = ComputerPlayer("medium", seat=0, deck=DECK)
+    medium._beliefs = hard._beliefs
+    assert medium.read_beliefs(game.observation(0))["year"].probs == before["year"].probs
+
+
+def test_clues_are_only_the_first_marker_of_each_other_player():
+    game, topic = _game_with_topic(3)
+    game.apply_action("place:year:1800")         # Blue
+    game.apply_action("place:year:no-exact")     # White: no clue
+    game.apply_action("place:year:1950")         # Red (the hard player, seat 0): not a clue
+    game.apply_action("place:year:1825")         # Blue again: its first marker was the clue
+    game.apply_action("place:state:GA")          # White
+    player = ComputerPlayer("hard", seat=0, deck=DECK)
+    assert player.table_clues(game.observation(0)) == {"year": ("1800",), "state": ("GA",), "number": ()}
+
+
+def test_hard_beats_medium_clearly():
+    stats = run_selfplay("america", ["ai:hard", "ai:medium"], games=60, seed=1)
+    hard, medium = stats
+    assert hard.wins >= 2 * medium.wins
+    assert sum(hard.scores) > sum(medium.scores)

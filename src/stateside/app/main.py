@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QToolBa
 from stateside import __version__
 from stateside.app.mode import GameMode
 from stateside.board.view import BoardView
-from stateside.errors import StatesideError
+from stateside.errors import DataError, StatesideError
 from stateside.games import GameInfo, discover_games, load_object
 from stateside.paths import resource
 
@@ -66,6 +66,8 @@ class MainWindow(QMainWindow):
         self.modes: dict[str, GameMode] = {}
         self.current: GameMode | None = None
         self._autosave_failed: set[str] = set()
+        self.data_errors: dict[str, str] = {}   # game id -> why its data check failed
+        self._data_checked: set[str] = set()
 
         # The game chooser: a bar of the installed modes across the top, so that the map
         # keeps the whole width of the window.
@@ -98,6 +100,8 @@ class MainWindow(QMainWindow):
             " border-radius: 4px; }"
             "QToolBar#gameChooser QToolButton:hover { background: #2c4a70; }"
             "QToolBar#gameChooser QToolButton:checked { background: #e63946; color: white; font-weight: bold; }"
+            # a game whose data is broken (see _check_data): greyed, in italics
+            "QToolBar#gameChooser QToolButton:disabled { color: #9fb0c8; font-style: italic; }"
         )
         self.stack.setStyleSheet("QFrame#sidePanel { background: #f7f5ef; border-left: 1px solid #d8d2c4; }")
 
@@ -155,6 +159,7 @@ class MainWindow(QMainWindow):
             return self.current
         mode = self.modes.get(mode_id)
         if mode is None:
+            self._check_data(info)
             try:
                 mode = load_object(info.mode)(self.board)
             except Exception as e:   # a broken game must not take the app down with it
@@ -185,6 +190,32 @@ class MainWindow(QMainWindow):
         self.refresh_actions()
         return mode
 
+    def _check_data(self, info: GameInfo) -> None:
+        """Load every data file a game needs before its mode is first built (once): a
+        game whose data is broken is refused here, with its message on its chooser
+        button, instead of failing half-way through a game (a computer's turn, say)."""
+        if info.id in self.data_errors:
+            raise DataError(self.data_errors[info.id])
+        if not info.data_check or info.id in self._data_checked:
+            return
+        try:
+            load_object(info.data_check)()
+        except Exception as e:   # a check that crashes is broken data too: the app goes on
+            if not isinstance(e, DataError):
+                import traceback
+
+                traceback.print_exc()
+            text = str(e) if isinstance(e, DataError) else "its data files could not be checked (details in the terminal)"
+            self.data_errors[info.id] = f"{info.title} cannot be opened: {text}"
+            act = self.chooser_actions[info.id]
+            act.setText(f"{info.title} (data error)")
+            act.setToolTip(self.data_errors[info.id])
+            act.setChecked(False)
+            act.setEnabled(False)
+            self.notify(f"{self.data_errors[info.id]}\n\nThe other games can still be played.")
+            raise DataError(self.data_errors[info.id]) from None
+        self._data_checked.add(info.id)
+
     def _show_mode_menu_actions(self, mode: GameMode) -> None:
         """The Game menu holds the active mode's own actions, and only its."""
         for act in self.mode_menu_actions:
@@ -201,7 +232,8 @@ class MainWindow(QMainWindow):
         try:
             self.open_mode(mode_id)
         except StatesideError as e:
-            QMessageBox.warning(self, "Cannot open this game", str(e))
+            if not isinstance(e, DataError):   # a data error has said so already (notify)
+                QMessageBox.warning(self, "Cannot open this game", str(e))
             if self.current is not None:   # the chooser goes back to what is shown
                 self.chooser_actions[self.current.game_id].setChecked(True)
 

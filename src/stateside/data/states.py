@@ -9,6 +9,7 @@ from pathlib import Path
 
 from stateside.data.yamlio import parse_yaml, read_text
 from stateside.errors import DataError
+from stateside.geo.atlas import POSTAL_CODES
 from stateside.paths import resource
 
 REGIONS = {
@@ -42,10 +43,7 @@ class State:
 
 
 KEYS = tuple(f.name for f in fields(State))
-# The 50 states' USPS codes (USPS Publication 28, Appendix B): an entry with any other
-# code is an error in this file, not a state the map lacks.
-POSTAL_CODES = frozenset("AK AL AR AZ CA CO CT DE FL GA HI IA ID IL IN KS KY LA MA MD ME MI MN MO MS MT NC ND "
-                         "NE NH NJ NM NV NY OH OK OR PA RI SC SD TN TX UT VA VT WA WI WV WY".split())
+# An entry with a code not among the 50 is an error in this file, not a state the map lacks.
 
 
 def _check(entry: dict, where: str) -> State:

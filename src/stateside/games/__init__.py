@@ -25,6 +25,9 @@ class GameInfo:
     legacy_save: str | None = None  # "module:function" turning a version-1 save's "state" into a match dict
     selfplay: str | None = None  # (being retired) "module:function" playing one seeded game
     cli: str | None = None      # "module:function" taking argv (list[str]) and returning an exit code
+    # "module:function" loading every data file the game needs, raising DataError naming the
+    # first broken file and entry; the app calls it before opening the game (light to import)
+    data_check: str | None = None
     order: int = 50             # position in the chooser
 
 

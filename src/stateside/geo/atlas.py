@@ -8,6 +8,7 @@ geometry library.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
@@ -16,6 +17,11 @@ from stateside.errors import DataError
 from stateside.paths import resource
 
 STATE_COUNT = 50
+# The 50 states' USPS codes (USPS Publication 28, Appendix B): the one list every data
+# file's state codes are checked against (kept here, not in data.states, so drawing the
+# map at start-up need not load YAML).
+POSTAL_CODES = frozenset("AK AL AR AZ CA CO CT DE FL GA HI IA ID IL IN KS KY LA MA MD ME MI MN MO MS MT NC ND "
+                         "NE NH NJ NM NV NY OH OK OR PA RI SC SD TN TX UT VA VT WA WI WV WY".split())
 PALETTE_SIZE = 5
 
 Ring = tuple[tuple[float, float], ...]
@@ -76,8 +82,14 @@ def _polygons(geometry: object, label: str) -> tuple[Polygon, ...]:
         result = tuple(
             tuple(tuple((float(x), float(y)) for x, y in ring) for ring in poly) for poly in polys
         )
+        # float() would also take "12": a sum refuses text, and is finite only when every
+        # value is (one C-level pass per ring; start-up reads this file)
+        for poly in polys:
+            for ring in poly:
+                if not math.isfinite(sum(map(sum, ring))):
+                    raise ValueError
     except (TypeError, ValueError):
-        raise DataError(f"{label}: coordinates must be lists of [x, y] points") from None
+        raise DataError(f"{label}: coordinates must be lists of [x, y] points (finite numbers)") from None
     if not result or any(not poly or any(len(ring) < 4 for ring in poly) for poly in result):
         raise DataError(f"{label}: every ring needs at least 4 points")
     return result
@@ -85,16 +97,22 @@ def _polygons(geometry: object, label: str) -> tuple[Polygon, ...]:
 
 def parse_atlas(data: object, where: str) -> Atlas:
     """Build an Atlas from parsed GeoJSON; `where` names the source in error messages."""
-    if not isinstance(data, dict) or not isinstance(data.get("features"), list):
-        raise DataError(f"{where}: not a GeoJSON FeatureCollection")
+    if not isinstance(data, dict) or data.get("type") != "FeatureCollection":
+        raise DataError(f"{where}: not a GeoJSON FeatureCollection ('type' must be \"FeatureCollection\")")
+    if not isinstance(data.get("features"), list):
+        raise DataError(f"{where}: 'features' must be a list of the states")
     states = []
     seen: set[str] = set()
     for i, feat in enumerate(data["features"]):
-        props = (feat.get("properties") if isinstance(feat, dict) else None) or {}
+        if not isinstance(feat, dict) or feat.get("type") != "Feature":
+            raise DataError(f"{where}: feature {i}: not a GeoJSON Feature ('type' must be \"Feature\")")
+        props = feat.get("properties")
+        if not isinstance(props, dict):
+            raise DataError(f"{where}: feature {i}: 'properties' must be a mapping")
         code = props.get("code")
-        label_text = f"{where}: feature {i} ({code or 'no code'})"
-        if not isinstance(code, str) or len(code) != 2 or not code.isupper():
-            raise DataError(f"{label_text}: 'code' must be a two-letter postal code")
+        label_text = f"{where}: feature {i} ({code if isinstance(code, str) else 'no code'})"
+        if not isinstance(code, str) or code not in POSTAL_CODES:
+            raise DataError(f"{label_text}: 'code' must be the postal code of one of the 50 states, got {code!r}")
         if code in seen:
             raise DataError(f"{label_text}: state {code} appears twice")
         seen.add(code)
@@ -102,10 +120,13 @@ def parse_atlas(data: object, where: str) -> Atlas:
             if not isinstance(props.get(key), str) or not props[key]:
                 raise DataError(f"{label_text}: missing '{key}'")
         label = props.get("label")
-        if not (isinstance(label, list) and len(label) == 2 and all(isinstance(v, (int, float)) for v in label)):
+        if not (isinstance(label, list) and len(label) == 2
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in label)):
             raise DataError(f"{label_text}: 'label' must be a point [x, y]")
+        if not isinstance(props.get("inset", False), bool):
+            raise DataError(f"{label_text}: 'inset' must be true or false, got {props['inset']!r}")
         colour = props.get("colour")
-        if not (isinstance(colour, int) and 0 <= colour < PALETTE_SIZE):
+        if not (type(colour) is int and 0 <= colour < PALETTE_SIZE):
             raise DataError(f"{label_text}: 'colour' must be a palette index 0-{PALETTE_SIZE - 1}")
         states.append(StateShape(code, props["name"], props["fips"], bool(props.get("inset")),
                                  (float(label[0]), float(label[1])), colour,

@@ -113,8 +113,8 @@ def parse_overrides(text: str, where: str, codes: tuple[str, ...]) -> dict[str, 
         seen: dict[Pair, str] = {}
         parsed: dict[str, list] = {}
         for kind in ("add", "remove", "expect"):
-            entries = body.get(kind) or []
-            if not isinstance(entries, list):
+            entries = body.get(kind, [])
+            if not isinstance(entries, list):   # not `or []`: an empty mapping or 0 is a slip, not "none"
                 raise DataError(f"{where}: {ruleset}: {kind} must be a list")
             parsed[kind] = []
             for n, entry in enumerate(entries, 1):

@@ -13,5 +13,6 @@ GAME = GameInfo(
     rules="stateside.games.america.rules:AmericaGame",
     ai="stateside.games.america.ai:make_player",
     legacy_save="stateside.games.america.legacy:legacy_save",
+    data_check="stateside.games.america.bars:check_data",
     order=10,
 )

@@ -12,7 +12,9 @@ trivia player remembers facts; the error above keeps that memory imperfect. From
 belief it chooses the topic it knows better, places the marker with the highest expected
 points (7 x chance of exact + 3 x chance of adjacent), takes a No Exact space when the
 markers already on a section look wrong to it, and passes once no free space is worth
-risking a marker for.
+risking a marker for. A hard player also reads the table: the other players' first
+markers on a section show where they believe the answer is, and it weighs those clues
+into its own belief (Bayes, with an average opponent's error) before it places.
 
 Everything random is seeded by (the game's first two topics, seat, topic): the first two
 topics are public and differ from game to game, so a replayed, undone or loaded game
@@ -57,6 +59,12 @@ PASS_BELOW_LAST_CARD = 0.15
 # leaves it and its neighbours uncovered (No Exact or Adjacent): discounts those bets.
 OTHERS_MISS_EXACT = 0.6
 OTHERS_MISS_NEAR = 0.4
+# A hard player reads the table: each other player's first marker on a section is where
+# that player believes the answer is, so it is a clue, as good as an average opponent's
+# guess (a mix of the easy, medium and hard rows), and trusted only in part (a marker
+# may have gone next to a space someone else took first).
+CLUE_ROW = (0.22, 0.29, 0.19, 0.13, 0.17)
+CLUE_TRUST = 0.85
 
 
 @cache
@@ -122,6 +130,36 @@ def _distance(section: str, a: str, b: str) -> int:
     return _bar_distance(labels.index(a), labels.index(b))
 
 
+@cache
+def _pool_classes(section: str, hint: str) -> tuple[tuple[str, ...], dict[str, dict[str, int]], dict[str, list[int]]]:
+    """The candidates of a section, the distance class between every two of them, and
+    for each candidate how many candidates lie in each class around it."""
+    pool = _candidates(section, hint)
+    classes = {a: {b: _distance(section, a, b) for b in pool} for a in pool}
+    counts = {}
+    for a in pool:
+        row = [0] * (FAR + 2)
+        for c in classes[a].values():
+            row[c] += 1
+        counts[a] = row
+    return pool, classes, counts
+
+
+def clue_likelihood(section: str, hint: str, clue: str, row=CLUE_ROW, trust=CLUE_TRUST) -> dict[str, float]:
+    """How likely a player who guesses with `row` puts its marker on `clue`, for each
+    possible answer (the chance of its guess landing there, mixed with a little doubt)."""
+    pool, classes, counts = _pool_classes(section, hint)
+    out = {}
+    for t in pool:
+        c = classes[t].get(clue)
+        if c is None:
+            out[t] = 1.0 - trust
+            continue
+        p = row[c] / counts[t][c] if c < len(row) and counts[t][c] else 0.0
+        out[t] = (1.0 - trust) / len(pool) + trust * p
+    return out
+
+
 def make_belief(section: str, answer, grade: int, rng: random.Random) -> Belief:
     """Draw a guess around the true answer with the grade's error, then spread the
     grade's error table around the guess."""
@@ -162,6 +200,7 @@ class ComputerPlayer(Player):
         self.others_miss_near = OTHERS_MISS_NEAR
         self.pass_below = PASS_BELOW
         self._beliefs: dict[str, dict[str, Belief]] = {}
+        self.reads_table = level == "hard"
 
     def _rng(self, topic: str, what: str) -> random.Random:
         return random.Random(f"america:{self.salt}:{self.seat}:{topic}:{what}")
@@ -192,6 +231,40 @@ class ComputerPlayer(Player):
             }
         return self._beliefs[key]
 
+    def table_clues(self, observation: dict) -> dict[str, tuple[str, ...]]:
+        """Each other player's first marker on each section (No Exact spaces aside)."""
+        clues: dict[str, list[str]] = {s: [] for s in SECTIONS}
+        seen = set()
+        for seat, section, space in observation["placements"]:
+            if seat == self.seat or space in rules.NO_EXACT_SPACES or (seat, section) in seen:
+                continue
+            seen.add((seat, section))
+            clues[section].append(space)
+        return {s: tuple(c) for s, c in clues.items()}
+
+    def read_beliefs(self, observation: dict) -> dict[str, Belief]:
+        """Its own beliefs about the topic, sharpened by the clues the table shows."""
+        key = observation["topic"]
+        beliefs = self.beliefs(key)
+        if not self.reads_table:
+            return beliefs
+        clues = self.table_clues(observation)
+        out = {}
+        for section in SECTIONS:
+            belief = beliefs[section]
+            if not clues[section]:
+                out[section] = belief
+                continue
+            hint = observation["state_side"] if section == "state" else ""
+            probs = dict(belief.probs)
+            for clue in clues[section]:
+                like = clue_likelihood(section, hint, clue, CLUE_ROW, CLUE_TRUST)
+                for t in probs:
+                    probs[t] *= like.get(t, 1.0 - CLUE_TRUST)
+            total = sum(probs.values())
+            out[section] = Belief(section, {t: p / total for t, p in probs.items()}) if total > 0 else belief
+        return out
+
     # --- decisions --------------------------------------------------------------------
     def choose(self, observation: dict, legal: Sequence) -> str:
         self._meet(observation)
@@ -218,7 +291,7 @@ class ComputerPlayer(Player):
 
     def placement_values(self, observation: dict) -> dict[str, float]:
         """Expected points of each free space this player believes might score."""
-        beliefs = self.beliefs(observation["topic"])
+        beliefs = self.read_beliefs(observation)
         occupied = {(section, space): seat for seat, section, space in observation["placements"]}
         group = observation["showdown"] if observation["showdown"] is not None else range(len(observation["players"]))
         passed = set(observation["passed"])

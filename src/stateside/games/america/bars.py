@@ -6,6 +6,7 @@ Spaces next to each other are adjacent for scoring.
 """
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cache
@@ -72,7 +73,7 @@ def parse_bars(data: object, where: str) -> dict[str, Bar]:
             text, start = space["label"], space["from"]
             if not isinstance(text, str) or not text.strip():
                 raise DataError(f"{label}: 'label' must be a non-empty text")
-            if isinstance(start, bool) or not isinstance(start, (int, float)):
+            if isinstance(start, bool) or not isinstance(start, (int, float)) or not math.isfinite(start):
                 raise DataError(f"{label}: 'from' must be a number, got {start!r}")
             if starts and start <= starts[-1]:
                 raise DataError(f"{label} ({text}): 'from' must be above the previous space's {starts[-1]:g}")
@@ -92,3 +93,21 @@ def read_bars(path: Path) -> dict[str, Bar]:
 def load_bars() -> dict[str, Bar]:
     """The bundled bars: {"year": Bar, "number": Bar}."""
     return read_bars(resource("america", "bars.yaml"))
+
+
+def check_data() -> None:
+    """Load every data file America needs (the app calls this before opening it);
+    raises DataError naming the first broken file and entry. The borders with the
+    game's corrections are among them: a broken borders.yaml must stop the game at
+    the chooser, not at the first computer turn."""
+    from stateside.data.states import load_states
+    from stateside.geo.atlas import load_atlas
+    from stateside.geo.borders import load_borders
+
+    load_atlas()
+    load_states()
+    load_bars()
+    load_borders("america")
+    from stateside.games.america.rules import bundled_deck   # the rules' own cached copy
+
+    bundled_deck()

@@ -214,9 +214,6 @@ def load_user_deck(path: Path, name: str | None = None) -> tuple[Card, ...]:
         raise DataError(f"{path}: {name!r} cannot name a deck (letters, digits and '-', "
                         f"starting with a letter)")
     entries = _read(path)
-    if not entries:
-        raise DataError(f"{path}: the deck is empty: a deck file lists one card or more "
-                        f"('- card: 1' with its two topics)")
     codes = state_codes()
     this_year = _dt.date.today().year
     cards: list[Card] = []
@@ -301,8 +298,9 @@ def _read(path: Path) -> list[_Located]:
         at = f" at line {mark.line + 1}" if mark else ""
         problem = getattr(e, "problem", None) or str(e)
         raise DataError(f"{path}: not valid YAML{at}: {problem}") from None
-    if data is None:
-        return []
+    if data is None or data == []:   # an empty deck file would silently drop its cards
+        raise DataError(f"{path}: the deck is empty: a deck file lists one card or more "
+                        f"('- card: 1' with its two topics)")
     if not isinstance(data, list):
         raise DataError(f"{path}: expected a list of cards (each '- card: N')")
     for n, entry in enumerate(data, 1):

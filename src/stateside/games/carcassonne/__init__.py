@@ -13,5 +13,6 @@ GAME = GameInfo(
     rules="stateside.games.carcassonne.engine:Game",
     ai="stateside.games.carcassonne.ai:make_player",
     legacy_save="stateside.games.carcassonne.legacy:legacy_save",
+    data_check="stateside.games.carcassonne.data_check:check_data",
     order=40,
 )

@@ -12,5 +12,6 @@ GAME = GameInfo(
     mode="stateside.games.game_of_the_states.mode:GameOfTheStatesMode",
     rules="stateside.games.game_of_the_states.rules:GameOfTheStates",
     ai="stateside.games.game_of_the_states.ai:make_player",
+    data_check="stateside.games.game_of_the_states.parts:check_data",
     order=20,
 )

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
-import yaml
-
+from stateside.data.yamlio import hex_colour, read_yaml, text
 from stateside.errors import DataError
 from stateside.paths import resource
 
@@ -46,15 +46,122 @@ class Sector:
         return "Traffic Jam" if self.move is None else str(self.move)
 
 
-def _read(name: str) -> dict:
-    path = resource("game_of_the_states", name)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise DataError(f"{path}: cannot be read: {e}") from None
+def _read(path: Path) -> dict:
+    data = read_yaml(path)
     if not isinstance(data, dict):
-        raise DataError(f"{path}: not a mapping")
+        raise DataError(f"{path}: expected a mapping, found {type(data).__name__ if data is not None else 'an empty file'}")
     return data
+
+
+def _keys(entry: object, want: set[str], label: str, optional: frozenset = frozenset()) -> dict:
+    if not isinstance(entry, dict):
+        raise DataError(f"{label}: expected a mapping with {', '.join(sorted(want))}")
+    if missing := sorted(want - optional - set(entry)):
+        raise DataError(f"{label}: missing '{missing[0]}'")
+    if extra := sorted(set(entry) - want, key=str):
+        raise DataError(f"{label}: unknown key {extra[0]!r}")
+    return entry
+
+
+def read_products(path: Path, codes: tuple[str, ...]) -> tuple[dict[str, Product], dict[str, tuple[tuple[str, ...], str]]]:
+    """products.yaml: (catalogue id -> Product, state code -> (product ids, source))."""
+    data = _keys(_read(path), {"catalogue", "states"}, str(path))
+    raw_cat = data["catalogue"]
+    if not isinstance(raw_cat, dict) or not raw_cat:
+        raise DataError(f"{path}: catalogue must map product ids to products")
+    cat = {}
+    icons: dict[str, str] = {}
+    for pid, entry in raw_cat.items():
+        label = f"{path}: catalogue entry {pid!r}"
+        if not isinstance(pid, str) or not pid:
+            raise DataError(f"{label}: a product id must be a text")
+        _keys(entry, {"name", "icon", "colour"}, label)
+        name = text(entry["name"], f"{label}: 'name'")
+        icon = entry["icon"]
+        if not (isinstance(icon, str) and 1 <= len(icon) <= 2):
+            raise DataError(f"{label}: 'icon' must be one or two letters, got {icon!r}")
+        if icon in icons:   # the icon is how a player tells products apart
+            raise DataError(f"{label}: icon {icon!r} is also {icons[icon]!r}'s")
+        icons[icon] = pid
+        cat[pid] = Product(pid, name, icon, hex_colour(entry["colour"], f"{label}: 'colour'"))
+    raw_states = data["states"]
+    if not isinstance(raw_states, dict):
+        raise DataError(f"{path}: states must map postal codes to products")
+    out = {}
+    for code, entry in raw_states.items():
+        label = f"{path}: state {code}"
+        if code not in codes:
+            raise DataError(f"{label}: unknown state code {code!r}")
+        _keys(entry, {"products", "source"}, label)
+        prods = entry["products"]
+        if not isinstance(prods, list) or not 1 <= len(prods) <= 4:
+            raise DataError(f"{label}: 'products' must list 1 to 4 products, got {prods!r}")
+        for p in prods:
+            if not isinstance(p, str) or p not in cat:
+                raise DataError(f"{label}: unknown product {p!r}")
+        if len(set(prods)) != len(prods):
+            raise DataError(f"{label}: a product is listed twice")
+        out[code] = (tuple(prods), text(entry["source"], f"{label}: 'source'"))
+    if missing := sorted(set(codes) - set(out)):
+        raise DataError(f"{path}: states missing: {', '.join(missing)}")
+    return cat, out
+
+
+def read_spinner(path: Path) -> tuple[Sector, ...]:
+    data = _keys(_read(path), {"sectors"}, str(path))
+    raw = data["sectors"]
+    if not isinstance(raw, list) or not raw:
+        raise DataError(f"{path}: 'sectors' must be a list of sectors")
+    out = []
+    for i, s in enumerate(raw):
+        label = f"{path}: sector {i + 1}"
+        _keys(s, {"price", "move"}, label)
+        move = s["move"]
+        if move == "jam":
+            move = JAM
+        elif type(move) is not int or move not in (0, 1, 2, 3):
+            raise DataError(f"{label}: 'move' must be 0-3 or jam, got {move!r}")
+        price = s["price"]
+        if type(price) is not int or not 100 <= price <= 1000 or price % 100:
+            raise DataError(f"{label}: 'price' must be $100-$1,000 in hundreds, got {price!r}")
+        out.append(Sector(i, price, move))
+    return tuple(out)
+
+
+VARIANTS = ("buy-and-sell", "junior", "trivia")
+# Buy and Sell, setup 3: "Each player receives $5,000 in play money" (the other
+# variants' starting money is ours).
+RULEBOOK_START = {"buy-and-sell": 5000}
+
+
+def read_money(path: Path) -> dict:
+    data = _keys(_read(path), {"bills", "start", "bank"}, str(path))
+    bills = data["bills"]
+    if not (isinstance(bills, list) and bills and all(type(b) is int and b > 0 for b in bills)
+            and bills == sorted(set(bills), reverse=True) and bills[-1] == 100):
+        # bills_for pays any amount in hundreds only if the smallest bill is $100
+        raise DataError(f"{path}: 'bills' must list bill values, largest first, ending with 100; got {bills!r}")
+    start = _keys(data["start"], set(VARIANTS), f"{path}: start")
+    start_bills = {}
+    for variant in VARIANTS:
+        label = f"{path}: start: {variant}"
+        counts = start[variant] if start[variant] is not None else {}
+        if not isinstance(counts, dict):
+            raise DataError(f"{label}: expected a mapping of bill -> count")
+        for bill, n in counts.items():
+            if bill not in bills:
+                raise DataError(f"{label}: {bill!r} is not one of the bills {bills}")
+            if type(n) is not int or n < 0:
+                raise DataError(f"{label}: the count of ${bill} bills must be a whole number, got {n!r}")
+        start_bills[variant] = dict(counts)
+    for variant, amount in RULEBOOK_START.items():
+        if (got := sum(b * n for b, n in start_bills[variant].items())) != amount:
+            raise DataError(f"{path}: start: {variant}: the bills add up to ${got:,}; the rulebook says ${amount:,}")
+    bank = data["bank"]
+    if type(bank) is not int or bank <= 0 or bank % 100:
+        raise DataError(f"{path}: 'bank' must be a positive amount in hundreds, got {bank!r}")
+    return {"bills": tuple(bills), "start": {v: sum(b * n for b, n in d.items()) for v, d in start_bills.items()},
+            "start_bills": start_bills, "bank": bank}
 
 
 @cache
@@ -74,35 +181,16 @@ def state_name(code: str) -> str:
 
 
 @cache
+def _products():
+    return read_products(resource("game_of_the_states", "products.yaml"), state_codes())
+
+
 def catalogue() -> dict[str, Product]:
-    data = _read("products.yaml")
-    out = {}
-    for pid, entry in (data.get("catalogue") or {}).items():
-        if not isinstance(entry, dict) or not {"name", "icon", "colour"} <= set(entry):
-            raise DataError(f"products.yaml: catalogue entry {pid!r} needs name, icon and colour")
-        out[pid] = Product(pid, str(entry["name"]), str(entry["icon"]), str(entry["colour"]))
-    return out
+    return _products()[0]
 
 
-@cache
 def _state_products() -> dict[str, tuple[tuple[str, ...], str]]:
-    data = _read("products.yaml")
-    cat = catalogue()
-    out = {}
-    for code, entry in (data.get("states") or {}).items():
-        products = tuple(entry.get("products") or ())
-        if not 1 <= len(products) <= 4:
-            raise DataError(f"products.yaml: {code} must have 1 to 4 products")
-        for p in products:
-            if p not in cat:
-                raise DataError(f"products.yaml: {code}: unknown product {p!r}")
-        if not entry.get("source"):
-            raise DataError(f"products.yaml: {code} names no source")
-        out[code] = (products, str(entry["source"]))
-    if set(out) != set(state_codes()):
-        missing = sorted(set(state_codes()) - set(out))
-        raise DataError(f"products.yaml: states missing: {', '.join(missing) or 'none'}")
-    return out
+    return _products()[1]
 
 
 def products(code: str) -> tuple[str, ...]:
@@ -120,21 +208,7 @@ def product_name(pid: str) -> str:
 
 @cache
 def sectors() -> tuple[Sector, ...]:
-    data = _read("spinner.yaml")
-    out = []
-    for i, s in enumerate(data.get("sectors") or ()):
-        move = s.get("move")
-        if move == "jam":
-            move = JAM
-        elif move not in (0, 1, 2, 3):
-            raise DataError(f"spinner.yaml: sector {i}: move must be 0-3 or jam")
-        price = s.get("price")
-        if not isinstance(price, int) or not 100 <= price <= 1000 or price % 100:
-            raise DataError(f"spinner.yaml: sector {i}: price must be $100-$1,000 in hundreds")
-        out.append(Sector(i, price, move))
-    if not out:
-        raise DataError("spinner.yaml: no sectors")
-    return tuple(out)
+    return read_spinner(resource("game_of_the_states", "spinner.yaml"))
 
 
 def spinner_odds() -> dict[str, dict]:
@@ -151,11 +225,20 @@ def spinner_odds() -> dict[str, dict]:
 
 @cache
 def money() -> dict:
-    data = _read("money.yaml")
-    bills = tuple(int(b) for b in data["bills"])
-    start = {v: sum(int(k) * int(c) for k, c in (d or {}).items()) for v, d in data["start"].items()}
-    start_bills = {v: {int(k): int(c) for k, c in (d or {}).items()} for v, d in data["start"].items()}
-    return {"bills": bills, "start": start, "start_bills": start_bills, "bank": int(data["bank"])}
+    return read_money(resource("game_of_the_states", "money.yaml"))
+
+
+def check_data() -> None:
+    """Load every data file the game needs (the app calls this before opening it);
+    raises DataError naming the first broken file and entry."""
+    from stateside.geo.atlas import load_atlas
+
+    load_atlas()
+    states()
+    _products()
+    sectors()
+    money()
+    borders()
 
 
 def bills_for(amount: int) -> list[int]:

@@ -12,5 +12,6 @@ GAME = GameInfo(
     rules="stateside.games.scrambled_states.rules:ScrambledStates",
     ai="stateside.games.scrambled_states.ai:make_player",
     legacy_save="stateside.games.scrambled_states.legacy:legacy_save",
+    data_check="stateside.games.scrambled_states.cards:check_data",
     order=30,
 )

@@ -7,13 +7,14 @@ corrected figure there moves a card into the right bucket without touching this 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Mapping
 
 
-from stateside.data.yamlio import read_yaml
+from stateside.data.yamlio import hex_colour, read_yaml, text
 from stateside.errors import DataError
 from stateside.paths import resource
 
@@ -124,9 +125,11 @@ def _buckets(spec: Any, key: str, value_key: str, values: range, basis: str, whe
         raise DataError(f"{where}: {key}: expected basis {basis!r} and a list of buckets")
     out = []
     for n, b in enumerate(spec["buckets"], 1):
-        if not isinstance(b, dict) or not isinstance(b.get(value_key), int) or not isinstance(b.get("at_least"), (int, float)):
-            raise DataError(f"{where}: {key}: bucket {n} needs '{value_key}' (whole number) and 'at_least'")
-        out.append(Bucket(b[value_key], float(b["at_least"]), str(b.get("label", ""))))
+        if (not isinstance(b, dict) or type(b.get(value_key)) is not int
+                or type(b.get("at_least")) not in (int, float) or not math.isfinite(b["at_least"])):
+            raise DataError(f"{where}: {key}: bucket {n} needs '{value_key}' (whole number) and 'at_least' (a number)")
+        label = text(b.get("label"), f"{where}: {key}: bucket {n}: 'label'")   # what the help shows
+        out.append(Bucket(b[value_key], float(b["at_least"]), label))
     if sorted(b.value for b in out) != list(values):
         raise DataError(f"{where}: {key}: the buckets must be {values.start}..{values.stop - 1}, each once")
     by_value = sorted(out, key=lambda b: b.value)
@@ -138,9 +141,11 @@ def _buckets(spec: Any, key: str, value_key: str, values: range, basis: str, whe
 def _code_list(value: Any, label: str, known: set[str]) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
         raise DataError(f"{label}: 'states' must be a list of postal codes")
-    for c in value:
+    for n, c in enumerate(value):
         if c not in known:
             raise DataError(f"{label}: unknown state code {c!r}")
+        if c in value[:n]:
+            raise DataError(f"{label}: {c} is listed twice")
     return tuple(value)
 
 
@@ -162,16 +167,22 @@ def build_cards(spec: Any, states: Mapping[str, Any], where: str) -> CardSet:
     potomac_north = set(_code_list(spec.get("potomac_north"), f"{where}: potomac_north", known))
     regions: list[Region] = []
     region_of: dict[str, str] = {}
-    for n, r in enumerate(spec.get("regions") or [], 1):
+    if not isinstance(spec.get("regions"), list):
+        raise DataError(f"{where}: 'regions' must be a list of the rulebook's seven regions")
+    for n, r in enumerate(spec["regions"], 1):
         if not isinstance(r, dict) or r.get("name") not in REGION_NAMES:
             raise DataError(f"{where}: region {n}: 'name' must be one of {', '.join(REGION_NAMES)}")
         label = f"{where}: region {r['name']}"
+        if any(other.name == r["name"] for other in regions):
+            raise DataError(f"{label}: listed twice")
         border = r.get("border")
-        if not isinstance(border, dict) or not isinstance(border.get("hex"), str) or not isinstance(border.get("name"), str):
+        if not isinstance(border, dict) or not isinstance(border.get("name"), str) or not border["name"].strip():
             raise DataError(f"{label}: 'border' needs a name and a hex colour")
+        hex_colour(border.get("hex"), f"{label}: border 'hex'")
         divisions = r.get("divisions")
-        if not isinstance(divisions, list) or not divisions:
-            raise DataError(f"{label}: 'divisions' must list the Census divisions it is made of")
+        if (not isinstance(divisions, list) or not divisions or not all(isinstance(d, str) for d in divisions)
+                or len(set(divisions)) != len(divisions)):
+            raise DataError(f"{label}: 'divisions' must list the Census divisions it is made of, each once")
         members = _code_list(r.get("states"), label, known)
         for code in members:
             if code in region_of:
@@ -191,10 +202,15 @@ def build_cards(spec: Any, states: Mapping[str, Any], where: str) -> CardSet:
 
     colours: list[Colour] = []
     colour_of: dict[str, str] = {}
-    for n, c in enumerate(spec.get("colours") or [], 1):
-        if not isinstance(c, dict) or not isinstance(c.get("name"), str) or not isinstance(c.get("hex"), str):
+    if not isinstance(spec.get("colours"), list):
+        raise DataError(f"{where}: 'colours' must be a list of state colours")
+    for n, c in enumerate(spec["colours"], 1):
+        if not isinstance(c, dict) or not isinstance(c.get("name"), str) or not c["name"].strip():
             raise DataError(f"{where}: colour {n}: needs a name and a hex value")
         label = f"{where}: colour {c['name']}"
+        if any(other.name == c["name"] for other in colours):
+            raise DataError(f"{label}: listed twice")
+        hex_colour(c.get("hex"), f"{label}: 'hex'")
         if c.get("pattern") not in PATTERNS:
             raise DataError(f"{label}: 'pattern' must be one of {', '.join(PATTERNS)}")
         members = _code_list(c.get("states"), label, known)
@@ -237,3 +253,12 @@ def load_cards() -> CardSet:
     from stateside.data.states import load_states
 
     return read_cards(resource("scrambled_states", "cards.yaml"), load_states())
+
+
+def check_data() -> None:
+    """Load every data file the game needs (the app calls this before opening it);
+    raises DataError naming the first broken file and entry."""
+    from stateside.geo.atlas import load_atlas
+
+    load_atlas()
+    load_cards()

@@ -12,5 +12,6 @@ GAME = GameInfo(
     ai="stateside.games.ten_days.ai:make_player",
     legacy_save="stateside.games.ten_days.legacy:legacy_save",
     cli="stateside.games.ten_days.cli:main",
+    data_check="stateside.games.ten_days.cards:check_data",
     order=50,
 )

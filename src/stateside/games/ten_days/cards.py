@@ -16,7 +16,8 @@ from functools import cache
 from pathlib import Path
 
 
-from stateside.data.yamlio import parse_yaml, read_text
+from stateside.data.yamlio import hex_colour, parse_yaml, read_text
+from stateside.data.yamlio import text as _text
 from stateside.errors import DataError, StatesideError
 from stateside.paths import resource
 
@@ -134,9 +135,14 @@ def parse_cards(text: str, where: str, state_names: dict[str, str]) -> CardSet:
         raise DataError(f"{where}: colours must be exactly {', '.join(PLANE_COLOURS)} and {WHITE}")
     colours = {}
     for key, body in raw_colours.items():
-        if not isinstance(body, dict) or not all(isinstance(body.get(k), str) for k in ("name", "display", "symbol")):
+        if not isinstance(body, dict) or not all(isinstance(body.get(k), str) and body[k].strip()
+                                                 for k in ("name", "display", "symbol")):
             raise DataError(f"{where}: colour {key}: needs text fields name, display and symbol")
+        hex_colour(body["display"], f"{where}: colour {key}: 'display'")
         colours[key] = Colour(key, body["name"], body["display"], body["symbol"])
+    symbols = [c.symbol for c in colours.values()]
+    if len(set(symbols)) != len(symbols):   # the symbol tells colours apart without hue
+        raise DataError(f"{where}: colours: every colour needs its own symbol")
 
     states = data["states"]
     if not isinstance(states, dict):
@@ -159,11 +165,17 @@ def parse_cards(text: str, where: str, state_names: dict[str, str]) -> CardSet:
         counts[key] = value
 
     corners = set()
-    for n, entry in enumerate(data["corner_only"] or [], 1):
+    if not isinstance(data["corner_only"], list):
+        raise DataError(f"{where}: corner_only must be a list of pairs")
+    for n, entry in enumerate(data["corner_only"], 1):
         pair = entry.get("pair") if isinstance(entry, dict) else None
         codes = pair.split("-") if isinstance(pair, str) else []
         if len(codes) != 2 or not all(c in state_names for c in codes):
             raise DataError(f"{where}: corner_only entry {n}: 'pair' must look like AZ-CO, got {pair!r}")
+        # the checker quotes it to the player
+        _text(entry.get("rule"), f"{where}: corner_only {pair}: 'rule' (the rulebook sentence)")
+        if tuple(sorted(codes)) in corners:
+            raise DataError(f"{where}: corner_only {pair}: listed twice")
         corners.add(tuple(sorted(codes)))
 
     return CardSet(
@@ -186,3 +198,14 @@ def read_cards(path: Path) -> CardSet:
 def load_cards() -> CardSet:
     """The bundled cards (read once per process)."""
     return read_cards(resource("ten_days", "cards.yaml"))
+
+
+def check_data() -> None:
+    """Load every data file the game needs (the app calls this before opening it);
+    raises DataError naming the first broken file and entry."""
+    from stateside.geo.atlas import load_atlas
+    from stateside.geo.borders import load_borders
+
+    load_atlas()
+    load_cards()
+    load_borders("ten-days")
