@@ -14,11 +14,14 @@ weighted by its copies, so the order of the stack never exists before it is draw
 drawn tile that fits nowhere is set aside (out of the game) and the next one is drawn;
 when no tile is left to draw, the unfinished features and the fields are scored.
 
-For boards with printed squares (the USA maps) the setup also gives the playable
-squares, several start tiles and reserved squares with a face-down tile each. Once the
-landscape touches a reserved square, the player to move may turn its tile up
-(TurnUp) and must then lay it on its square (PlaceTurnedUp), without a follower; a
-turned-up tile that fits there no way is set aside.
+A table setup may also give playable squares, several start tiles and reserved squares
+with a face-down tile each. Once the landscape touches a reserved square, the player to
+move may turn its tile up (TurnUp) and must then lay it on its square (PlaceTurnedUp),
+without a follower; a turned-up tile that fits there no way is set aside.
+
+The USA maps (setup["variant"] "usa-west", "usa-east", "usa") are played by
+usa.MapGame, a subclass with the sheet's own turn (chips, secret looks, flips); new()
+picks it. Its tiles are laid with their scoring deferred to the end of the turn (defer).
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ from .tiles import (CITY, DELTA, FIELD, GOODS, K_CITY, K_CLOISTER, K_FIELD, K_RO
                     catalogue, distinct_rotations, fit_table, load_tile_set, tile_by_id)
 
 Pos = tuple[int, int]
+VARIANTS = ("table", "usa-west", "usa-east", "usa")   # the open table, then the USA maps
 Move = tuple[int, int, int, int]   # x, y, rotation, follower segment (-1: none)
 
 INN, CATHEDRAL = 1, 2
@@ -87,6 +91,7 @@ class ScoreEvent(Event):
     bonus: str = ""            # "inn", "cathedral", or the good for a goods award
     followers: tuple[int, ...] = ()   # followers per seat on the feature
     squares: tuple[Pos, ...] = ()     # where the feature lies, for highlighting
+    place: str = ""                   # USA maps: the town a chip or flip is at or near
 
     def describe(self, names: Sequence[str]) -> str:
         who = " and ".join(names[s] for s in self.seats)
@@ -116,6 +121,12 @@ class ScoreEvent(Event):
         elif self.kind == "field":
             what = f"field bordering {self.cities} completed cit{'ies' if self.cities != 1 else 'y'}"
             rate = " (3 per city)"
+        elif self.kind == "chip":
+            return f"{who} took the {self.bonus} chip in {self.place}: {self.points} point{'s' * (self.points != 1)}"
+        elif self.kind == "flip":
+            if self.points > 0:
+                return f"{who} flipped the covert tile near {self.place}: it fits, +{self.points}"
+            return f"{who} flipped the covert tile near {self.place}: it does not fit and leaves the game, {self.points}"
         else:
             return (f"{who} hold{'s' * (len(self.seats) == 1)} the most {self.bonus} tokens: "
                     f"10 points{each}")
@@ -143,6 +154,7 @@ class Setup:
     start: tuple[tuple, ...] = (("B-D", 0, 0, 0),)   # (tile id, x, y, rot)
     squares: tuple[Pos, ...] | None = None   # playable squares; None: the open table
     reserved: tuple[tuple, ...] = ()  # (tile id, x, y): face down, kept off the stack
+    variant: str = "table"          # "table", or a USA map: "usa-west", "usa-east", "usa" (both)
 
     def __post_init__(self):   # lists given by callers become tuples: a Setup never changes
         fix = object.__setattr__
@@ -154,6 +166,9 @@ class Setup:
             fix(self, "squares", tuple(tuple(s) for s in self.squares))
 
     def to_json(self) -> dict:
+        if self.variant != "table":   # the map gives the squares, start tiles and tile sets
+            return {"players": list(self.players), "followers": self.followers,
+                    "inns_cathedrals": self.inns_cathedrals, "goods": self.goods, "variant": self.variant}
         return {"players": list(self.players), "followers": self.followers, "sets": list(self.sets),
                 "inns_cathedrals": self.inns_cathedrals, "goods": self.goods,
                 "start": [list(s) for s in self.start],
@@ -185,6 +200,17 @@ class Setup:
                 raise ValueError(f"{row!r} does not start with a tile id")
             return (row[0],) + ints(row[1:], n - 1)
 
+        variant = d.get("variant", "table")
+        if variant not in VARIANTS:
+            raise ValueError(f"the Carcassonne setup names no known map: {variant!r} (choose from {', '.join(VARIANTS)})"[:300])
+        if variant != "table":
+            # The map gives these; the table's defaults (as in default_setup) are ignored.
+            table = cls(players=tuple(players)).to_json()
+            extra = {k for k in ("sets", "start", "squares", "reserved") if k in d and d[k] != table[k]}
+            if extra:
+                raise ValueError(f"the Carcassonne setup for {variant} cannot set {', '.join(sorted(extra))}: the map does")
+            return cls(players=tuple(players), followers=followers, inns_cathedrals=bool(d.get("inns_cathedrals", False)),
+                       goods=bool(d.get("goods", False)), variant=variant)
         try:
             sets = d.get("sets", list(SET_NAMES))
             if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
@@ -211,8 +237,9 @@ class Placed:
 class Game(State):
     """One game of Carcassonne. Seats are 0..n-1 in turn order."""
 
-    spec = GameSpec(id="carcassonne", min_players=2, max_players=5, hidden_information=False,
-                    save_version=2, ai_levels=("easy", "hard"), has_scores=True)
+    # Hidden information only on the USA maps (a secret look at a face-down tile).
+    spec = GameSpec(id="carcassonne", min_players=2, max_players=5, hidden_information=True,
+                    save_version=2, ai_levels=("easy", "hard"), has_scores=True, variants=VARIANTS)
 
     # --------------------------------------------------------------- setting up
     def __init__(self, conf: Setup):
@@ -281,13 +308,18 @@ class Game(State):
         self.turned_up: tuple[int, Pos] | None = None   # a face-down tile turned up, to lay
         self.finished = False
         self.record = True                   # False in AI simulations: skip event details
+        self.defer = False                   # USA maps: completed features score at the end of the turn
 
         for tid, x, y, rot in conf.start:
             self._put(by_id[tid], rot % 4, (x, y), None, -1)
 
     @classmethod
     def new(cls, setup: dict) -> "Game":
-        return cls(Setup.from_json(setup))
+        conf = Setup.from_json(setup)
+        if conf.variant != "table":
+            from .usa import MapGame   # the USA maps' rules build on these
+            return MapGame(conf)
+        return cls(conf)
 
     @classmethod
     def default_setup(cls, players: int) -> dict:
@@ -700,6 +732,14 @@ class Game(State):
                 continue
             opn[q] = opn.get(q, 0) | (o.edges[d] << (2 * ((d + 2) % 4)))
 
+        if not self.defer:
+            self._score_tile(pos, seat)
+
+    def _score_tile(self, pos: Pos, seat: int | None) -> None:
+        """Score the cities, roads and cloisters completed by the tile on `pos`."""
+        p = self.placed[self.board[pos]]
+        tile, base, ports = p.tile, p.base, self.ports
+        x, y = pos
         # Completed cities and roads.
         seen = set()
         for i, s in enumerate(tile.segments):
@@ -707,7 +747,7 @@ class Game(State):
                 r = self.find(base + i)
                 if r not in seen:
                     seen.add(r)
-                    if ports[r] == 0:
+                    if ports[r] == 0 and not self.done[r]:
                         self._complete(r, seat)
         # Completed cloisters: this tile's and its neighbours'.
         cl = self.cloisters
@@ -850,7 +890,7 @@ class Game(State):
         """An independent copy (the setup and the tile types are immutable and shared).
         Without `history` (for simulations) the copy starts with empty event, move and
         action lists and records events without their details."""
-        g = Game.__new__(Game)
+        g = type(self).__new__(type(self))
         d = g.__dict__
         d.update(self.__dict__)
         for name in self._MUTABLE:

@@ -25,11 +25,14 @@ from stateside.app.mode import AI_DELAY_MS, GameMode
 from stateside.engine.match import AI_PREFIX, HUMAN, Match, seat_rng_seed
 from stateside.errors import IllegalActionError, SaveError, StatesideError
 
-from .engine import Game, ScoreEvent, Setup
+from .engine import Game, PlaceTurnedUp, ScoreEvent, Setup
+from .map_items import OUTLINE, MapLayer
+from .maps import TITLES
 from .shapes import rotate_point, segment_at, tile_shape
 from .table import TableScene, TableView
 from .tile_art import SEAT_COLOURS, SEAT_NAMES, paint_follower, paint_tile, tile_paths, tile_transform
 from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD, SET_NAMES, load_tile_set
+from .usa import Follow, Lay, Look, MapGame
 
 KINDS = {"human": "Person", "easy": "Computer (easy)", "hard": "Computer (hard)"}
 KIND_KEYS = list(KINDS)
@@ -266,6 +269,13 @@ class SetupDialog(QDialog):
             self.rows.append((on, name, kind))
         lay.addLayout(grid)
         form = QFormLayout()
+        self.variant = QComboBox()
+        for key, title in TITLES.items():
+            self.variant.addItem(title, key)
+        self.variant.setCurrentIndex(list(TITLES).index(setup.variant) if setup else 0)
+        self.variant.setToolTip("Table: the open table. USA West, USA East, USA: Carcassonne Maps, on the map "
+                                "of the states, with towns, chips and face-down tiles (114 tiles, 228 with both)")
+        form.addRow("Board:", self.variant)
         self.followers = QSpinBox()
         self.followers.setRange(1, 12)
         self.followers.setValue(setup.followers if setup else 7)
@@ -286,6 +296,13 @@ class SetupDialog(QDialog):
         self.goods.setChecked(bool(setup and setup.goods))
         lay.addWidget(self.inns)
         lay.addWidget(self.goods)
+
+        def board_changed():
+            table = self.variant.currentData() == "table"
+            for name, box in self.sets.items():
+                box.setEnabled(table and name != "base")
+        self.variant.currentIndexChanged.connect(board_changed)
+        board_changed()
         note = QLabel("Without these two, expansion tiles play as plain roads and cities.")
         note.setStyleSheet("color: #6b6355;")
         lay.addWidget(note)
@@ -298,9 +315,10 @@ class SetupDialog(QDialog):
     def choice(self) -> tuple[Setup, list[dict]]:
         seats = [{"name": name.text().strip() or f"Player {i + 1}", "kind": KIND_KEYS[kind.currentIndex()]}
                  for i, (on, name, kind) in enumerate(self.rows) if on.isChecked()]
-        setup = Setup(players=[s["name"] for s in seats], followers=self.followers.value(),
-                      sets=[n for n in SET_NAMES if self.sets[n].isChecked()],
-                      inns_cathedrals=self.inns.isChecked(), goods=self.goods.isChecked())
+        variant = self.variant.currentData()
+        sets = [n for n in SET_NAMES if self.sets[n].isChecked()] if variant == "table" else list(SET_NAMES)
+        setup = Setup(players=[s["name"] for s in seats], followers=self.followers.value(), sets=sets,
+                      inns_cathedrals=self.inns.isChecked(), goods=self.goods.isChecked(), variant=variant)
         return setup, seats
 
 
@@ -330,6 +348,8 @@ class CarcassonneMode(GameMode):
         self.thinker.decided.connect(self._computer_decided)
         self.ai_timer = QTimer(self, singleShot=True, timeout=self._computer_think)
         self.show_timer = QTimer(self, singleShot=True, timeout=self._finish_turn)   # a computer's move on view
+        self.map_item: MapLayer | None = None   # the USA maps, drawn on the shared board
+        self.peek = False                  # the secret looks shown (while the button is held)
         self._build()
         self.start_game(Setup(players=["You", "Computer"]),
                         [{"name": "You", "kind": "human"}, {"name": "Computer", "kind": "easy"}])
@@ -398,6 +418,14 @@ class CarcassonneMode(GameMode):
         actions.addWidget(self.btn_confirm)
         actions.addWidget(self.btn_back)
         side.addLayout(actions)
+        # The USA maps: a cover over the secret looks, opened only while held.
+        self.btn_peek = QPushButton("Hold to see your secret tiles")
+        self.btn_peek.setToolTip("The face-down tiles you looked at show face up while you hold this; "
+                                 "let go before passing the screen on.")
+        self.btn_peek.pressed.connect(lambda: self._set_peek(True))
+        self.btn_peek.released.connect(lambda: self._set_peek(False))
+        self.btn_peek.hide()
+        side.addWidget(self.btn_peek)
 
         side.addSpacing(4)
         side.addWidget(self._heading("Scores"))
@@ -419,7 +447,7 @@ class CarcassonneMode(GameMode):
         self.btn_new.clicked.connect(self.new_game)
         self.btn_fit = QPushButton("Show whole table")
         self.btn_fit.setToolTip("Fit the table in view (F). Drag to move it, Ctrl+wheel or +/- to zoom.")
-        self.btn_fit.clicked.connect(lambda: self.view.show_all(self._target_squares()))
+        self.btn_fit.clicked.connect(self._fit_view)
         bottom.addWidget(self.btn_new)
         bottom.addWidget(self.btn_fit)
         side.addLayout(bottom)
@@ -428,14 +456,15 @@ class CarcassonneMode(GameMode):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
         lay.addWidget(self.view, 1)
+        lay.addWidget(self.board_slot, 1)
         lay.addWidget(panel)
 
         for keys, slot in (("R", lambda: self.turn_tile(1)), ("Shift+R", lambda: self.turn_tile(-1)),
                            ("Return", self.confirm_turn), ("Enter", self.confirm_turn),
                            ("Backspace", self.take_back), ("Escape", self.take_back),
                            ("Space", self.cycle_follower),
-                           ("F", lambda: self.view.show_all(self._target_squares())),
-                           ("+", lambda: self.view.zoom_by(1.2)), ("-", lambda: self.view.zoom_by(1 / 1.2))):
+                           ("F", self._fit_view),
+                           ("+", lambda: self._zoom(1.2)), ("-", lambda: self._zoom(1 / 1.2))):
             sc = QShortcut(QKeySequence(keys), self)
             sc.setContext(Qt.WidgetWithChildrenShortcut)
             sc.activated.connect(slot)
@@ -470,6 +499,7 @@ class CarcassonneMode(GameMode):
 
     def _show_match(self) -> None:
         """Draw the match afresh (a new game, a loaded one, or after an undo)."""
+        self._show_board()
         self.generation += 1
         self.ai_timer.stop()
         self.show_timer.stop()
@@ -530,6 +560,7 @@ class CarcassonneMode(GameMode):
 
     def on_activate(self) -> None:
         self.active = True
+        self._show_board()
         QTimer.singleShot(0, self.view.setFocus)
         self._announce()
         self._next_turn()
@@ -603,6 +634,15 @@ class CarcassonneMode(GameMode):
     def turn_tile(self, step: int) -> None:
         g = self.game
         if not self._human_to_move():
+            return
+        if self.on_map:
+            if g.step == "flip":
+                fits = g.fits(g.tiles[g.turned_up[0]], g.turned_up[1])
+                i = fits.index(self.rot) if self.rot in fits else 0
+                self.rot = fits[(i + step) % len(fits)]
+            elif g.step == "lay":
+                self.rot = (self.rot + step) % 4
+            self.refresh()
             return
         if self.pending is not None:
             # Turn the placed tile in place, among the ways it fits there.
@@ -765,12 +805,19 @@ class CarcassonneMode(GameMode):
         self._set_hint()
 
     def _hand_hovered(self, seg) -> None:
+        if self.on_map:
+            return
         if self.game is not None and self.pending is not None and seg != self.hover_seg:
             self.hover_seg, self._hover_on = seg, self.pending
             self._show_claim()
 
     def _hand_clicked(self, seg: int) -> None:
         g = self.game
+        if self.on_map:
+            if g.step == "follow" and self._human_to_move():
+                self.chosen = None if self.chosen == seg else seg
+                self.refresh()
+            return
         if g is None or self.pending is None or not self._human_to_move():
             return
         self.chosen = None if self.chosen == seg else seg
@@ -780,6 +827,13 @@ class CarcassonneMode(GameMode):
         """Space: step the follower through the free spots of the placed tile, then none."""
         g = self.game
         if not self._human_to_move():
+            return
+        if self.on_map:
+            if g.step == "follow":
+                order = [None] + g.follow_options()
+                i = order.index(self.chosen) if self.chosen in order else 0
+                self.chosen = order[(i + 1) % len(order)]
+                self.refresh()
             return
         if self.pending is None:
             self.status.emit("Place the tile first: click a highlighted square.")
@@ -794,7 +848,7 @@ class CarcassonneMode(GameMode):
         self.refresh()
 
     def take_back(self) -> None:
-        if self.pending is None or not self._human_to_move():
+        if self.on_map or self.pending is None or not self._human_to_move():
             return
         self.pending = None
         self.chosen = None
@@ -802,6 +856,19 @@ class CarcassonneMode(GameMode):
         self.changed.emit()
 
     def confirm_turn(self) -> None:
+        if self.on_map:
+            g = self.game
+            if not self._human_to_move():
+                return
+            if g.step == "follow":
+                self._play(Follow(-1 if self.chosen is None else self.chosen))
+            elif g.step == "flip":
+                t, (x, y) = g.turned_up
+                fits = g.fits(g.tiles[t], (x, y))
+                self._play(PlaceTurnedUp(x, y, self.rot if self.rot in fits else fits[0]))
+            else:
+                self.status.emit("Click a highlighted square first.")
+            return
         if self.pending is None or not self._human_to_move():
             if self.game is not None and self.pending is None and self._human_to_move():
                 self.status.emit("Place the tile first: click a highlighted square.")
@@ -852,6 +919,9 @@ class CarcassonneMode(GameMode):
     def refresh(self) -> None:
         g = self.game
         if g is None:
+            return
+        if self.on_map:
+            self._refresh_map()
             return
         names = g.names
         self.table.sync_tiles(g.placed)
@@ -946,6 +1016,8 @@ class CarcassonneMode(GameMode):
         """A small table of each player's points by kind of feature, for the end of the game."""
         g = self.game
         kinds = [("road", "Roads"), ("city", "Cities"), ("cloister", "Cloisters"), ("field", "Fields")]
+        if isinstance(g, MapGame):
+            kinds += [("chip", "Chips"), ("flip", "Flips")]
         if g.conf.goods:
             kinds.append(("goods", "Goods"))
         per = [dict.fromkeys((k for k, _ in kinds), 0) for _ in range(g.n)]
@@ -973,6 +1045,169 @@ class CarcassonneMode(GameMode):
         squares = item.data(Qt.UserRole) or []
         if squares:
             self.table.flash([tuple(s) for s in squares], QColor("#ffb300"))
+
+    # ---------------------------------------------------------------- the USA maps
+    @property
+    def on_map(self) -> bool:
+        return isinstance(self.game, MapGame)
+
+    def _show_board(self) -> None:
+        """The open table in our own view, or a USA map on the shared board."""
+        on_map = self.on_map
+        self.view.setVisible(not on_map)
+        self.board_slot.setVisible(on_map)
+        self.btn_peek.setVisible(on_map)
+        self.btn_back.setVisible(not on_map)
+        self.btn_fit.setText("Show whole map" if on_map else "Show whole table")
+        item = self.map_item
+        if item is not None and (not on_map or item.map is not self.game.map or item.scene() is None):
+            if item.scene() is not None:
+                item.scene().removeItem(item)
+            self.map_item = None
+        if on_map and self.active and self.map_item is None:
+            self.map_item = MapLayer(self.game.map)
+            self.map_item.squareClicked.connect(self._map_clicked)
+            self.board.layer("carcassonne-map", 60).addToGroup(self.map_item)
+            QTimer.singleShot(0, self._fit_view)     # once the board has its size
+
+    def _fit_view(self) -> None:
+        """F / the button: the whole table, or the whole map's squares."""
+        if not self.on_map:
+            self.view.show_all(self._target_squares())
+        elif self.map_item is not None:
+            b = self.board
+            b.fit()
+            r, m = self.map_item.sceneBoundingRect(), b.map_rect()
+            b.zoom_by(0.97 * min(m.width() / r.width(), m.height() / r.height()))
+            b.centerOn(r.center())
+
+    def _zoom(self, factor: float) -> None:
+        (self.board if self.on_map else self.view).zoom_by(factor)
+
+    def _set_peek(self, on: bool) -> None:
+        self.peek = on
+        if self.on_map:
+            self.refresh()
+
+    def _map_clicked(self, x: int, y: int, point: QPointF) -> None:
+        g = self.game
+        if g is None or g.finished:
+            return
+        if not self._human_to_move():
+            self.status.emit(f"{self.seats[g.current]['name']} is playing; wait for your turn.")
+            return
+        pos = (x, y)
+        legal = g.legal_actions(g.current)
+        if g.step == "lay":
+            fits = [a.rot for a in legal if (a.x, a.y) == pos]
+            if not fits:
+                self.status.emit("That square holds a face-down tile." if pos in g.covert else
+                                 "The tile does not fit there: click a gold square (next to the tiles, "
+                                 "every edge matching).")
+                return
+            if self.rot not in fits:
+                self.rot = next(r for r in ((self.rot + k) % 4 for k in range(4)) if r in fits)
+            self._play(Lay(x, y, self.rot))
+        elif g.step == "look":
+            if Look(x, y) not in legal:
+                self.status.emit(f"Click a face-down tile with a {g.look_colour} outline to look at it.")
+                return
+            self._play(Look(x, y))
+            if self.game.known.get(pos) and self.game.covert.get(pos) is not None:
+                self.status.emit("You looked at the tile: hold “Hold to see your secret tiles” to see "
+                                 "it again on your turns.")
+        elif g.step == "flip":
+            if pos == g.turned_up[1]:
+                self.confirm_turn()
+        elif g.step == "follow":
+            if pos != g.first:
+                self.status.emit("A follower may go only on the tile you laid first this turn (or none: Enter).")
+                return
+            options = g.follow_options()
+            placed = g.placed[g.board[pos]]
+            r = self.map_item.square_rect(pos)
+            local = ((point.x() - r.x()) / r.width(), (point.y() - r.y()) / r.height())
+            seg = segment_at(placed.tile, placed.rot, local)
+            if seg in options:
+                self.chosen = None if self.chosen == seg else seg
+                self.refresh()
+
+    def _refresh_map(self) -> None:
+        g = self.game
+        names = g.names
+        human = self._human_to_move()
+        self._show_board()
+        targets, other = set(), set()
+        tile, hand_rot, caption, spots = None, 0, "", []
+        if not g.finished and human:
+            if g.step == "lay":
+                tile = g.tiles[g.drawn]
+                for pos in g.open:
+                    fits = g.fits(tile, pos)
+                    if fits:
+                        (targets if self.rot in fits else other).add(pos)
+                hand_rot = self.rot
+            elif g.step == "look":
+                targets = set(g.look_squares())
+            elif g.step == "flip":
+                t, pos = g.turned_up
+                fits = g.fits(g.tiles[t], pos)
+                if self.rot not in fits:
+                    self.rot = fits[0]
+                tile, hand_rot, caption, targets = g.tiles[t], self.rot, "flipped", {pos}
+            elif g.step == "follow":
+                p = g.placed[g.board[g.first]]
+                tile, hand_rot, targets, spots = p.tile, p.rot, {g.first}, g.follow_options()
+        elif g.step == "lay" and not g.finished:
+            tile = g.tiles[g.drawn]
+        if self.map_item is not None:
+            last = None
+            if g.placed and len(g.placed) > len(g.map.starts):
+                last = (g.placed[-1].pos, QColor(SEAT_COLOURS[(g.turn - (0 if g.first else 1)) % g.n]))
+            known = any(g.current in k for k in g.known.values())
+            self.map_item.update_from(g, targets, other, g.current if (self.peek and human and known) else None, last)
+        if g.finished:
+            self.hand.show_tile(None, 0, "game over")
+        else:
+            self.hand.show_tile(tile, hand_rot, caption, seat=g.current, spots=spots, chosen=self.chosen)
+        self.tiles_label.setText(f"{g.stack} tile{'s' * (g.stack != 1)} left in the stack\n"
+                                 f"{len(g.covert)} face down, {len(g.chip_towns)} chips on towns")
+        if g.finished:
+            win = [names[i] for i in g.winners()]
+            self.turn_label.setText("Game over: " + " and ".join(win) + (" win" if len(win) > 1 else " wins")
+                                    + f" with {max(g.points)} points")
+            self.hint.setText(self._breakdown())
+        else:
+            self.turn_label.setText(f"{TITLES[g.conf.variant]}, turn {g.turn + 1}: {names[g.current]} "
+                                    f"({SEAT_NAMES[g.current]})" + (" – thinking…" if self.thinking else ""))
+            self.hint.setText(self._map_hint(human))
+        self.btn_left.setEnabled(human and g.step in ("lay", "flip"))
+        self.btn_right.setEnabled(human and g.step in ("lay", "flip"))
+        self.btn_confirm.setEnabled(human and g.step in ("follow", "flip"))
+        self.btn_peek.setEnabled(human and any(g.current in k for k in g.known.values()))
+        rows = [(names[i], self.seats[i]["kind"], g.points[i], g.supply[i], g.conf.followers) for i in range(g.n)]
+        self.scoreboard.set_rows(rows, -1 if g.finished else g.current, g.winners() if g.finished else [])
+
+    def _map_hint(self, human: bool) -> str:
+        g = self.game
+        who = escape(g.names[g.current])
+        if not human:
+            return f"{who} is playing…"
+        if g.step == "lay":
+            return ("Click a gold square to lay the tile (solid: it fits turned as shown; dashed: turned another "
+                    "way; R or the wheel turns it). A town gives its chip and a secret look; a tile next to a "
+                    "face-down tile flips it: +2 if it fits, -2 if not.")
+        if g.step == "look":
+            colour, letter = g.look_colour, OUTLINE[g.look_colour][1]
+            return (f"Click a face-down tile with a <b>{colour}</b> outline (marked {letter}) to look at it "
+                    "secretly, anywhere on the map.")
+        if g.step == "flip":
+            return "The flipped tile fits its square: turn it with R if you like, then click it or press Enter."
+        if self.chosen is not None:
+            kind = FEATURE_WORDS[g.placed[g.board[g.first]].tile.segments[self.chosen].kind]
+            return f"Your follower goes on the {kind}. Enter ends the turn; click it again to take it off."
+        return ("Put a follower on the tile you laid first (click a pale spot on it or on the large tile), "
+                "or end the turn without one (Enter). Flipped tiles take no follower.")
 
     # ---------------------------------------------------------------- help
     def help_html(self) -> str:
@@ -1041,4 +1276,27 @@ feature on the table. The tile placed last is framed in its player's colour, and
 tile stays on view, framed in gold with its follower, for a moment before its turn ends.</p>
 <p><i>Our design:</i> the tile drawings, symbols and follower figures are Stateside's own; the tile
 contents follow the published tile lists of the three sets (see resources/carcassonne/SOURCES.md).</p>
+<h2>Carcassonne Maps: USA West, USA East and USA (both maps)</h2>
+<p>Choose the board in Game &rarr; New game. The tiles go on the squares of a grid laid over the map of
+the states: only the squares marked on the map are playable (sea, the Great Lakes, Canada and Mexico
+are not; Alaska and Hawaii are not on these maps). One map uses the base game and both expansions
+(114 tiles); both maps together use two copies of each (228 tiles), and the half squares where the
+maps meet become whole, playable squares.</p>
+<ul>
+<li><b>Setup:</b> a start tile (the base game's road-and-city tile) on each start square (2 per map), a
+face-down tile on each outlined square (violet V, orange O, light blue B; 15 per map) and a face-down
+chip on each town (15 per map).</li>
+<li><b>1. Placing a tile</b> on a town takes its chip: you score its 1 or 2 points at once, the chip
+leaves the game, and you secretly look at one face-down tile with the chip's outline colour, anywhere
+on the map(s). Hold <i>Hold to see your secret tiles</i> on your turn to see the tiles you looked at;
+let go before the next player takes the screen. A tile laid next to a face-down tile flips it for
+everyone: if it fits its square (turn it as you like) it is laid and you score 2; if not it leaves
+the game and you lose 2 (scores may go below zero). Several are flipped one after the other.</li>
+<li><b>2. A follower</b> may go only on the tile you laid first, never on a flipped tile.</li>
+<li><b>3. Scoring:</b> everything the turn's tiles completed, flipped ones included, scores as usual.
+The game ends when the stack is empty; face-down tiles still on the map score nothing.</li>
+</ul>
+<p><i>Our design:</i> the grid, towns, start squares and outlined squares are ours, made from the
+app's own map by a script (resources/carcassonne/maps/SOURCES.md), and so are the 30 map-chips
+(10 per colour: six worth 1, four worth 2).</p>
 """

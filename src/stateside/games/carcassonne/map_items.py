@@ -1,0 +1,150 @@
+"""The USA maps drawn on the shared BoardView (Qt): one graphics item over the states
+holding the grid, start squares, towns with their chips, the outlined squares with their
+face-down tiles, the tiles laid (at map scale), followers and the squares to click."""
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsObject
+
+from .maps import MapBoard
+from .shapes import rotate_point, tile_shape
+from .tile_art import paint_follower, paint_tile
+from .tiles import K_FIELD
+
+# Outline colours, each with a letter for colour-blind players.
+OUTLINE = {"violet": (QColor("#7b3fa0"), "V"), "orange": (QColor("#e07b00"), "O"),
+           "light blue": (QColor("#3aa8d8"), "B")}
+TILE_BACK = QColor("#8a6a43")
+GRID = QColor(60, 70, 80, 70)
+TARGET = QColor("#ffb300")
+
+
+class MapLayer(QGraphicsObject):
+    """Everything of a map game; `update_from(game, ...)` redraws it from the state."""
+    squareClicked = Signal(int, int, QPointF)
+
+    def __init__(self, board: MapBoard):
+        super().__init__()
+        self.map = board
+        self.game = None
+        self.targets: set = set()        # squares to click now (gold)
+        self.other: set = set()          # squares where the tile fits turned another way (dashed)
+        self.secret_for: int | None = None   # show this seat's looked-at tiles face up
+        self.last: tuple | None = None
+        xs = [p[0] for p in board.squares]
+        ys = [p[1] for p in board.squares]
+        x0, y0, s, _ = board.rect((min(xs), min(ys)))
+        self._bounds = QRectF(x0 - 2, y0 - 2, (max(xs) - min(xs) + 1) * s + 4, (max(ys) - min(ys) + 1) * s + 4)
+        self.setAcceptedMouseButtons(Qt.LeftButton)
+
+    def update_from(self, game, targets=(), other=(), secret_for=None, last=None) -> None:
+        self.game, self.targets, self.other = game, set(targets), set(other)
+        self.secret_for, self.last = secret_for, last
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def square_rect(self, pos) -> QRectF:
+        return QRectF(*self.map.rect(pos))
+
+    def square_at(self, point: QPointF):
+        s = self.map.square_size
+        pos = (int((point.x() - self.map.origin[0]) // s), int((point.y() - self.map.origin[1]) // s))
+        return pos if pos in self.map.squares else None
+
+    def mousePressEvent(self, event) -> None:
+        pos = self.square_at(event.pos())
+        if pos is None:
+            event.ignore()
+            return
+        self.squareClicked.emit(pos[0], pos[1], event.pos())
+        event.accept()
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        g, m = self.game, self.map
+        if g is None:
+            return
+        p.setRenderHint(QPainter.Antialiasing)
+        s = m.square_size
+        grid = QPen(GRID, 0)
+        p.setPen(grid)
+        p.setBrush(Qt.NoBrush)
+        for pos in m.squares:
+            p.drawRect(self.square_rect(pos))
+        # Start squares: an arrow-like corner mark under the start tile.
+        for pos in m.starts:
+            p.fillRect(self.square_rect(pos).adjusted(-1.5, -1.5, 1.5, 1.5), QColor("#1d3557"))
+        # Tiles laid.
+        for placed in g.placed:
+            paint_tile(p, placed.tile, placed.rot, self.square_rect(placed.pos))
+        # Face-down tiles on the outlined squares.
+        font = QFont("DejaVu Sans")
+        font.setPixelSize(int(s * 0.36))
+        font.setBold(True)
+        p.setFont(font)
+        for pos, t in g.covert.items():
+            r = self.square_rect(pos)
+            colour, letter = OUTLINE[m.outlined[pos]]
+            if self.secret_for is not None and t is not None and self.secret_for in g.known.get(pos, ()):
+                paint_tile(p, g.tiles[t], 0, r)
+                p.fillRect(r, QColor(255, 255, 255, 60))
+            else:
+                p.fillRect(r.adjusted(2, 2, -2, -2), TILE_BACK)
+                p.setPen(QPen(QColor("#f3e9d2"), 0))
+                p.drawText(r, Qt.AlignCenter, letter)
+            p.setPen(QPen(colour, s * 0.1))
+            p.setBrush(Qt.NoBrush)
+            p.drawRect(r.adjusted(s * 0.05, s * 0.05, -s * 0.05, -s * 0.05))
+        # Outlines of the flipped squares stay visible round their tiles.
+        for pos, colour in m.outlined.items():
+            if pos not in g.covert:
+                p.setPen(QPen(OUTLINE[colour][0], s * 0.05))
+                p.drawRect(self.square_rect(pos))
+        # Followers.
+        for seat, pos, seg in g.followers_on_board():
+            placed = g.placed[g.board[pos]]
+            ax, ay = rotate_point(tile_shape(placed.tile).segments[seg].anchor, placed.rot)
+            r = self.square_rect(pos)
+            paint_follower(p, QPointF(r.x() + ax * s, r.y() + ay * s), s * 0.34, seat,
+                           lying=placed.tile.segments[seg].kind == K_FIELD)
+        # Towns: a ring, their chip while it lies there, and the name.
+        label = QFont("DejaVu Sans")
+        label.setPixelSize(max(6, int(s * 0.28)))
+        label.setBold(True)
+        for pos, town in m.towns.items():
+            r = self.square_rect(pos)
+            c = r.center()
+            if pos in g.chip_towns:
+                p.setPen(QPen(QColor("#222"), s * 0.04))
+                p.setBrush(QBrush(QColor("#d9d4c7")))
+                p.drawEllipse(c, s * 0.22, s * 0.22)
+                p.setPen(QPen(QColor("#222"), 0))
+                p.setFont(font)
+                p.drawText(QRectF(c.x() - s * 0.22, c.y() - s * 0.22, s * 0.44, s * 0.44), Qt.AlignCenter, "?")
+            else:
+                p.setPen(QPen(QColor("#222"), s * 0.04))
+                p.setBrush(Qt.NoBrush)
+                p.drawEllipse(c, s * 0.22, s * 0.22)
+            p.setFont(label)
+            text = QRectF(r.x() - s, r.bottom() - s * 0.05, 3 * s, s * 0.36)
+            p.setPen(QPen(QColor(255, 255, 255, 220), 0))
+            for dx, dy in ((-0.6, 0), (0.6, 0), (0, -0.6), (0, 0.6)):
+                p.drawText(text.translated(dx, dy), Qt.AlignHCenter | Qt.AlignTop, town.name)
+            p.setPen(QPen(QColor("#1d1d1d"), 0))
+            p.drawText(text, Qt.AlignHCenter | Qt.AlignTop, town.name)
+        # Where the player may click.
+        for pos in self.targets:
+            p.setPen(QPen(TARGET, s * 0.09))
+            p.setBrush(QColor(255, 179, 0, 60))
+            p.drawRect(self.square_rect(pos).adjusted(1, 1, -1, -1))
+        dashed = QPen(TARGET, s * 0.06, Qt.DashLine)
+        for pos in self.other - self.targets:
+            p.setPen(dashed)
+            p.setBrush(Qt.NoBrush)
+            p.drawRect(self.square_rect(pos).adjusted(1, 1, -1, -1))
+        if self.last is not None:
+            p.setPen(QPen(self.last[1], s * 0.08))
+            p.setBrush(Qt.NoBrush)
+            p.drawRect(self.square_rect(self.last[0]))

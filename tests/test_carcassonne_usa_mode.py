@@ -1,0 +1,93 @@
+"""Carcassonne Maps in the Qt mode: the map on the shared BoardView, clicking a gold square,
+the follower step, the secret look's cover, a computer's turns, and New game's boards."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from stateside.board.view import BoardView
+from stateside.games.carcassonne.engine import Setup
+from stateside.games.carcassonne.mode import CarcassonneMode, SetupDialog
+from stateside.games.carcassonne.usa import Follow, MapGame
+
+HUMANS = [{"name": "Ann", "kind": "human"}, {"name": "Bob", "kind": "human"}]
+
+
+@pytest.fixture
+def mode(qtbot):
+    m = CarcassonneMode(BoardView())
+    qtbot.addWidget(m)
+    m.resize(1200, 760)
+    m.show()
+    m.activate()
+    qtbot.waitExposed(m)
+    m.ai_delay_ms = 0
+    return m
+
+
+def click_square(qtbot, mode, pos):
+    centre = mode.map_item.square_rect(pos).center()
+    qtbot.mouseClick(mode.board.viewport(), Qt.LeftButton, pos=mode.board.mapFromScene(centre))
+
+
+def test_new_game_offers_the_table_and_the_three_maps(mode):
+    dialog = SetupDialog(HUMANS, None, mode)
+    assert [dialog.variant.itemText(i) for i in range(dialog.variant.count())] == \
+        ["Table", "USA West", "USA East", "USA (both maps)"]
+    dialog.variant.setCurrentIndex(2)
+    setup, _ = dialog.choice()
+    assert setup.variant == "usa-east"
+    assert not dialog.sets["inns-cathedrals"].isEnabled()     # the map sets the tiles
+
+
+@pytest.mark.parametrize("variant", ["usa-west", "usa-east", "usa"])
+def test_a_map_game_shows_the_map_and_a_click_lays_the_tile(qtbot, mode, variant):
+    mode.start_game(Setup(players=["Ann", "Bob"], variant=variant), HUMANS, seed=2)
+    g = mode.game
+    assert isinstance(g, MapGame) and g.step == "lay"
+    assert mode.board_slot.isVisible() and not mode.view.isVisible()
+    assert mode.map_item is not None and mode.map_item.targets
+    target = sorted(mode.map_item.targets)[0]
+    click_square(qtbot, mode, target)
+    g = mode.game
+    assert target in g.board
+    if g.step == "follow":            # a follower may go on the tile: end the turn without one
+        assert mode.btn_confirm.isEnabled()
+        qtbot.keyClick(mode, Qt.Key_Return)
+    assert mode.game.turn == 1 or mode.game.step in ("look", "flip")
+
+
+def test_back_to_the_table_hides_the_map(mode):
+    mode.start_game(Setup(players=["Ann", "Bob"], variant="usa-east"), HUMANS, seed=2)
+    mode.start_game(Setup(players=["Ann", "Bob"]), HUMANS, seed=2)
+    assert not mode.board_slot.isVisible() and mode.view.isVisible() and mode.map_item is None
+
+
+def test_the_secret_tiles_show_only_while_the_cover_is_held(mode):
+    mode.start_game(Setup(players=["Ann", "Bob"], variant="usa-east"), HUMANS, seed=2)
+    g = mode.game
+    pos = sorted(g.covert)[0]
+    t = next(iter(g.deck))                               # as after a look by Ann (seat 0)
+    g._take(t)
+    g.covert[pos] = t
+    g.known[pos] = frozenset({0})
+    mode.refresh()
+    assert mode.btn_peek.isEnabled() and mode.map_item.secret_for is None
+    mode.btn_peek.pressed.emit()
+    assert mode.map_item.secret_for == 0
+    mode.btn_peek.released.emit()
+    assert mode.map_item.secret_for is None
+
+
+def test_a_computer_plays_its_turns_on_the_map(qtbot, mode):
+    mode.start_game(Setup(players=["Ann", "Computer"], variant="usa-east"),
+                    [{"name": "Ann", "kind": "human"}, {"name": "Computer", "kind": "easy"}], seed=5)
+    click_square(qtbot, mode, sorted(mode.map_item.targets)[0])
+    while mode.game.current == 0 and not mode.game.finished:
+        g = mode.game
+        if g.step == "follow":
+            mode._play(Follow(-1))
+        elif g.step in ("look", "flip"):
+            mode._play(g.legal_actions(0)[0])
+    qtbot.waitUntil(lambda: mode.game.current == 0 and mode.game.step == "lay", timeout=10000)
+    assert mode.game.turn == 2
