@@ -271,6 +271,10 @@ def parse_tile_set(data, path: Path, name: str) -> TileSet:
         label = f"tile {tid}" if tid else f"tile #{i}"
         if not tid:
             raise DataError(f"{where}, {label}: has no id")
+        if not isinstance(tid, str):
+            raise DataError(f"{where}, {label}: the id must be text such as 'B-A', got {tid!r}")
+        if raw.get("letter") is not None and not isinstance(raw["letter"], str):
+            raise DataError(f"{where}, {label}: the letter must be text, got {raw['letter']!r}")
         if tid in seen:
             raise DataError(f"{where}, {label}: the id is used twice")
         seen.add(tid)
@@ -282,6 +286,11 @@ def parse_tile_set(data, path: Path, name: str) -> TileSet:
     if start is not None and start not in seen:
         raise DataError(f"{where}: the start tile {start!r} is not in the set")
     declared = data.get("totals") or {}
+    if not isinstance(declared, dict):
+        raise DataError(f"{where}: totals must be a mapping such as 'tiles: 72', got {declared!r}")
+    title = data.get("title", name)
+    if not isinstance(title, str) or not title.strip():
+        raise DataError(f"{where}: the title must be text, got {title!r}")
     actual = _totals(tuple(tiles))
     for key, value in declared.items():
         if key not in actual:
@@ -289,7 +298,7 @@ def parse_tile_set(data, path: Path, name: str) -> TileSet:
         if actual[key] != value:
             raise DataError(f"{where}: the tiles add up to {actual[key]} {key.replace('_', ' ')}, "
                             f"but the totals line says {value}")
-    return TileSet(name=name, title=str(data.get("title", name)), path=path, tiles=tuple(tiles),
+    return TileSet(name=name, title=title, path=path, tiles=tuple(tiles),
                    start=start, totals=actual)
 
 
