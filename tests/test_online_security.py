@@ -51,8 +51,17 @@ def run(server, body):
 async def raw_connection(server, client, errors):
     async def on_error(e):
         errors.append(str(e))
-    return await nats.connect(C.server_url(server.guest_url(), client.user, client.password),
-                              error_cb=on_error, allow_reconnect=False)
+    # The server reloads its configuration as seats are issued; a connection made during
+    # a reload can be refused once, so try again briefly (as the real client does).
+    for attempt in range(20):
+        try:
+            return await nats.connect(C.server_url(server.guest_url(), client.user, client.password),
+                                      error_cb=on_error, allow_reconnect=False)
+        except nats.errors.Error as e:
+            if "authorization" not in str(e).lower() or attempt == 19:
+                raise
+            errors.clear()
+            await asyncio.sleep(0.1)
 
 
 async def settle(seconds=0.3):

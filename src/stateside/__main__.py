@@ -95,6 +95,9 @@ def cmd_server(argv: list[str]) -> int:
                         help="with --auth-dir: the nats-server process to reload when seats are issued")
     parser.add_argument("--replicas", type=int, default=1, choices=(1, 3, 5),
                         help="copies of each game's log kept by a cluster (default 1)")
+    parser.add_argument("--share", metavar="I/N",
+                        help="with --nats: serve only the i-th of n shares of the tables (e.g. 2/4), "
+                             "so that n referees split the tables between them")
     args = parser.parse_args(argv)
     if not 1 <= args.port <= 65535:
         return _fail(f"server: --port must be 1 to 65535, not {args.port}")
@@ -111,6 +114,16 @@ def cmd_server(argv: list[str]) -> int:
     from stateside.online.server import ServerError, default_data_dir, run_server
 
     data = Path(args.data) if args.data else default_data_dir()
+    share = None
+    if args.share:
+        if not args.nats:
+            return _fail("server: --share goes with --nats (one referee of several against one server)")
+        from stateside.online import protocol as online_protocol
+
+        try:
+            share = online_protocol.parse_share(args.share)
+        except ValueError as e:
+            return _fail(f"server: --share: {e}")
 
     def ready(server, referee):
         if server is not None:
@@ -131,7 +144,8 @@ def cmd_server(argv: list[str]) -> int:
                 pass
         await run_server(args.host, args.port, data, args.nats,
                          auth_dir=Path(args.auth_dir) if args.auth_dir else None,
-                         server_pid=args.server_pid, replicas=args.replicas, ready=ready, stop_event=stop)
+                         server_pid=args.server_pid, replicas=args.replicas, ready=ready, stop_event=stop,
+                         share=share)
 
     try:
         asyncio.run(main())

@@ -123,6 +123,8 @@ class MainWindow(QMainWindow):
                               QKeySequence.New)
         self.act_open = action(game, "&Open saved game\u2026", self.open_file, QKeySequence.Open)
         self.act_save = action(game, "&Save game as\u2026", self.save_file, QKeySequence.Save)
+        from stateside.app.online import play_online   # (Qt only; nats is imported when used)
+        self.act_online = action(game, "Play on&line\u2026", lambda: play_online(self))
         game.addSeparator()
         self.act_undo = action(game, "&Undo", self.undo, QKeySequence.Undo)
         self.mode_menu_separator = game.addSeparator()   # the active game's own actions follow

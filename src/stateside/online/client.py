@@ -73,8 +73,11 @@ def server_url(guest_url: str, user: str, password: str) -> str:
 class SeatClient:
     """One seat at one table."""
 
-    def __init__(self, guest_url: str, credentials: dict):
+    def __init__(self, guest_url: str, credentials: dict, on_event: Callable[[str], None] | None = None):
         self.guest_url = guest_url
+        # Told "changed", "disconnected" or "reconnected" (in the client's event loop): the
+        # app's worker thread wakes on it instead of polling.
+        self.on_event = on_event
         self.table = credentials["table"]
         self.seat = credentials["seat"]
         self.user, self.password = credentials["user"], credentials["password"]
@@ -102,13 +105,18 @@ class SeatClient:
             self.errors.append(str(e))
 
         async def on_reconnect():   # whatever was said while away is in the log: catch up
+            self._tell("reconnected")
             await self.sync()
+
+        async def on_disconnect():
+            self._tell("disconnected")
 
         last = None
         for _ in range(retries):   # a new seat's credentials are live once the server reloaded
             try:
                 self.nc = await nats.connect(url, name=f"stateside-{self.table}-{self.seat}",
                                              error_cb=on_error, reconnected_cb=on_reconnect,
+                                             disconnected_cb=on_disconnect,
                                              max_reconnect_attempts=-1, reconnect_time_wait=0.2,
                                              allow_reconnect=True)
                 break
@@ -148,6 +156,9 @@ class SeatClient:
         kind = m["type"]
         if kind == "refused":
             self.refusals.append(m)
+            self._changed.set()
+            self._tell("changed")
+            return
         elif kind == "sync":
             self._synced = True
             self.info = {k: m[k] for k in ("game", "setup", "seats", "seed_commitment", "joined") if k in m}
@@ -172,6 +183,11 @@ class SeatClient:
             self.end = m
             self.status = "over"
         self._changed.set()
+        self._tell("changed")
+
+    def _tell(self, what: str) -> None:
+        if self.on_event is not None:
+            self.on_event(what)
 
     def _take_state(self, m: dict) -> None:
         self.observation, self.legal = m["observation"], m["legal"]

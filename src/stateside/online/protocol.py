@@ -52,9 +52,46 @@ def private_subject(table: str, seat: int) -> str:
 
 INTENT_WILDCARD = f"{PREFIX}.t.*.in.*"
 
+# Several referees: the server maps each seat's intent subject to one of PARTITIONS
+# partitions by a hash of the table code (the mapping in nats.conf, see server.py), so
+# that one referee handles every intent of a table and keeps it in memory; without that,
+# any referee may get any intent, re-reads the log and mostly loses the race to append.
+PARTITIONS = 16
+PARTITION_MAPPING = (INTENT_WILDCARD,
+                     f"{PREFIX}.p.{{{{partition({PARTITIONS},1)}}}}.t.{{{{wildcard(1)}}}}.in.{{{{wildcard(2)}}}}")
+
+
+def partition_wildcard(k: int | str) -> str:
+    """The intents of partition k (or "*": of every partition), as the mapping delivers them."""
+    return f"{PREFIX}.p.{k}.t.*.in.*"
+
+
+def mapped_intent_subject(table: str, seat: int) -> str:
+    """A seat's intent subject after the mapping, whatever its partition."""
+    return f"{PREFIX}.p.*.t.{table}.in.{seat}"
+
+
+def parse_share(text: str) -> tuple[int, int]:
+    """"i/n": the i-th of n referees that split the partitions between them (i from 1)."""
+    try:
+        i, n = (int(x) for x in str(text).split("/"))
+    except ValueError:
+        raise ProtocolError(f"a share is i/n such as 1/4, not {text!r}") from None
+    if not 1 <= i <= n <= PARTITIONS:
+        raise ProtocolError(f"a share i/n needs 1 <= i <= n <= {PARTITIONS}, not {text!r}")
+    return i, n
+
+
+def share_partitions(share: tuple[int, int]) -> list[int]:
+    i, n = share
+    return [k for k in range(PARTITIONS) if k % n == i - 1]
+
 
 def parse_intent_subject(subject: str) -> tuple[str, int]:
+    """The table and seat of an intent, as sent (ss.t.T.in.S) or mapped (ss.p.K.t.T.in.S)."""
     parts = subject.split(".")
+    if len(parts) == 7 and parts[1] == "p":
+        parts = parts[:1] + parts[3:]
     if len(parts) != 5 or parts[1] != "t" or parts[3] != "in" or not parts[4].isdigit():
         raise ProtocolError(f"not an intent subject: {subject!r}")
     return parts[2], int(parts[4])

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import nats
 from nats.js import api
-from nats.js.errors import APIError, NotFoundError
+from nats.js.errors import APIError, NoStreamResponseError, NotFoundError
 
 from stateside.engine.match import HUMAN, Match, chance_rng, check_seats, rules_for, sample_chance
 from stateside.engine.protocol import CHANCE, SIMULTANEOUS, TERMINAL
@@ -29,6 +29,12 @@ from stateside.online.visibility import entry_view, hidden_from
 
 log = logging.getLogger("stateside.referee")
 WRONG_LAST_SEQUENCE = 10071     # JetStream's error code for a failed conditional append
+# A cluster electing a new leader (a node lost) answers nothing, or "unavailable", for a
+# few seconds; the referee keeps trying that long, resending the same record (its
+# Nats-Msg-Id makes a resend that was stored after all a duplicate, not a second record).
+TRANSIENT = (nats.errors.TimeoutError, nats.errors.NoRespondersError, nats.errors.ConnectionReconnectingError,
+             nats.errors.ConnectionClosedError, NoStreamResponseError, asyncio.TimeoutError)
+PATIENCE_S = 30.0
 
 
 class Conflict(Exception):
@@ -66,9 +72,12 @@ def _refusal(reason: str, intent_id: str = "") -> dict:
 
 
 class Referee:
-    def __init__(self, url: str, authorizer=None, replicas: int = 1, allow_chosen_seed: bool = False,
-                 name: str | None = None):
-        self.url = url
+    def __init__(self, url: str | list[str], authorizer=None, replicas: int = 1, allow_chosen_seed: bool = False,
+                 name: str | None = None, connect_options: dict | None = None,
+                 share: tuple[int, int] | None = None):
+        self.url = url   # one server, or a cluster's servers (the client fails over among them)
+        self.connect_options = connect_options or {}
+        self.share = share   # (i, n): serve only the i-th of n shares of the intents' partitions
         self.authorizer = authorizer
         self.replicas = replicas
         self.allow_chosen_seed = allow_chosen_seed    # tests and benchmarks only: a seed a host picks
@@ -79,26 +88,33 @@ class Referee:
         self._subs = []
         self._tasks: set[asyncio.Task] = set()
         self._locks: dict[str, asyncio.Lock] = {}
-        self.stats = {"appends": 0, "conflicts": 0, "refusals": 0}
+        self.stats = {"appends": 0, "conflicts": 0, "refusals": 0, "retries": 0}
 
     # --- life ------------------------------------------------------------------------
     async def start(self) -> None:
         self.nc = await nats.connect(self.url, name=self.name, max_reconnect_attempts=-1,
-                                     reconnect_time_wait=0.2)
+                                     reconnect_time_wait=0.2, **self.connect_options)
         self.js = self.nc.jetstream(timeout=5)
         try:
-            await self.js.stream_info(P.LOG_STREAM)
+            await self._patiently(lambda: self.js.stream_info(P.LOG_STREAM))
         except NotFoundError:
-            await self.js.add_stream(api.StreamConfig(
+            await self._patiently(lambda: self.js.add_stream(api.StreamConfig(
                 name=P.LOG_STREAM, subjects=[P.LOG_SUBJECTS], storage=api.StorageType.FILE,
                 num_replicas=self.replicas, duplicate_window=120.0,
-                max_msg_size=P.MAX_SERVER_PAYLOAD))
+                max_msg_size=P.MAX_SERVER_PAYLOAD)))
         self._subs = [
             await self.nc.subscribe(P.LOBBY_HOST, queue=P.REFEREE_QUEUE, cb=self._spawn(self._on_host)),
             await self.nc.subscribe(P.LOBBY_JOIN, queue=P.REFEREE_QUEUE, cb=self._spawn(self._on_join)),
             await self.nc.subscribe(P.LOBBY_LOOK, queue=P.REFEREE_QUEUE, cb=self._spawn(self._on_look)),
-            await self.nc.subscribe(P.INTENT_WILDCARD, queue=P.REFEREE_QUEUE, cb=self._spawn(self._on_intent)),
         ]
+        if self.share is None:   # every table: mapped by our nats.conf, or as sent (a server without it)
+            for subject in (P.partition_wildcard("*"), P.INTENT_WILDCARD):
+                self._subs.append(await self.nc.subscribe(subject, queue=P.REFEREE_QUEUE,
+                                                          cb=self._spawn(self._on_intent)))
+        else:   # our partitions; a second referee with the same share stands by in each queue
+            for k in P.share_partitions(self.share):
+                self._subs.append(await self.nc.subscribe(P.partition_wildcard(k), queue=f"{P.REFEREE_QUEUE}.p{k}",
+                                                          cb=self._spawn(self._on_intent)))
         await self.resume_all()
 
     async def stop(self) -> None:
@@ -138,7 +154,8 @@ class Referee:
         headers = {"Nats-Expected-Last-Subject-Sequence": str(table.last_seq),
                    "Nats-Msg-Id": f"{table.code}:{table.last_seq}:{digest}"}
         try:
-            ack = await self.js.publish(P.log_subject(table.code), payload, stream=P.LOG_STREAM, headers=headers)
+            ack = await self._patiently(lambda: self.js.publish(P.log_subject(table.code), payload,
+                                                                stream=P.LOG_STREAM, headers=headers))
         except APIError as e:
             if e.err_code == WRONG_LAST_SEQUENCE:
                 self.stats["conflicts"] += 1
@@ -149,12 +166,28 @@ class Referee:
         table.last_seq = ack.seq
         self.stats["appends"] += 1
 
+    async def _patiently(self, call):
+        """call() again while the cluster is electing a leader (at most PATIENCE_S)."""
+        deadline = time.monotonic() + PATIENCE_S
+        while True:
+            try:
+                return await call()
+            except TRANSIENT:
+                if time.monotonic() > deadline:
+                    raise
+            except APIError as e:
+                if e.code != 503 or time.monotonic() > deadline:   # 503: no leader just now
+                    raise
+            self.stats["retries"] += 1
+            await asyncio.sleep(0.2)
+
     async def _read_log(self, code: str, after: int = 0) -> list[tuple[int, dict]]:
         """The log's records with a stream sequence above `after`."""
         subject, out, seq = P.log_subject(code), [], after + 1
         while True:
             try:
-                raw = await self.js.get_msg(P.LOG_STREAM, seq=seq, subject=subject, next=True)
+                raw = await self._patiently(lambda: self.js.get_msg(P.LOG_STREAM, seq=seq, subject=subject,
+                                                                     next=True))
             except NotFoundError:
                 return out
             out.append((raw.seq, json.loads(raw.data)))
@@ -333,6 +366,9 @@ class Referee:
         if seat not in table.joined:
             return _refusal(f"seat {seat} of table {code} has not been taken", iid)
         if intent["type"] == "sync":
+            if table.status == "playing" and self._next_automatic(table) is not None:
+                await self._drive(table)   # a draw that a lost server interrupted: take it now
+                table = self.tables[code]
             return self._sync_message(table, seat, min(intent.get("since", 0), table.n))
         if table.status != "playing":
             return _refusal("the game is over" if table.ended else "the table is still waiting for players", iid)
@@ -470,7 +506,9 @@ class Referee:
     async def _on_look(self, msg) -> None:
         try:
             req = P.decode(msg.data, P.MAX_LOBBY_BYTES, "the request")
-            table = await self.table(P.check_code(req.get("table")))
+            code = P.check_code(req.get("table"))
+            async with self._lock_for(code):
+                table = await self.load(code)   # another referee may be running it: read the log
             if table is None:
                 raise P.ProtocolError(f"there is no table {req.get('table')}")
             body = {"ok": True, "table": table.code, "game": table.match.game_id, "seats": table.match.seats,

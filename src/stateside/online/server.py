@@ -116,7 +116,8 @@ def render_config(host: str, port: int, data_dir: Path, referee_pw: str, seats: 
     for user, entry in sorted(seats.items()):
         table, seat = entry["table"], entry["seat"]
         users.append(f"    {{user: {_quote(user)}, password: {_quote(entry['password'])}, permissions: "
-                     + _perm([P.intent_subject(table, seat)],
+                     # the server checks the subject after the partition mapping too
+                     + _perm([P.intent_subject(table, seat), P.mapped_intent_subject(table, seat)],
                              [P.public_subject(table), P.private_subject(table, seat)]) + "}")
     store = (Path(data_dir) / "jetstream").resolve()
     return "\n".join([
@@ -124,6 +125,8 @@ def render_config(host: str, port: int, data_dir: Path, referee_pw: str, seats: 
         f"listen: {host}:{port}",
         f"max_payload: {P.MAX_SERVER_PAYLOAD}",
         f"jetstream {{ store_dir: {_quote(str(store))}, max_memory_store: 64MB, max_file_store: 2GB }}",
+        # each table's intents to one partition (protocol.PARTITION_MAPPING): one referee per table
+        f"mappings = {{ {_quote(P.PARTITION_MAPPING[0])}: {_quote(P.PARTITION_MAPPING[1])} }}",
         "authorization {",
         "  users = [",
         *users,
@@ -254,7 +257,8 @@ class NatsServer:
 
 async def run_server(host: str, port: int, data_dir: Path | None, nats_url: str | None,
                      auth_dir: Path | None = None, server_pid: int | None = None, replicas: int = 1,
-                     ready=None, stop_event: asyncio.Event | None = None) -> None:
+                     ready=None, stop_event: asyncio.Event | None = None,
+                     share: tuple[int, int] | None = None) -> None:
     """`stateside server`: start nats-server (unless nats_url is given) and a referee,
     until stopped. With nats_url, only a referee runs, against an existing server."""
     from stateside.online.referee import Referee
@@ -264,7 +268,7 @@ async def run_server(host: str, port: int, data_dir: Path | None, nats_url: str 
         server = NatsServer(data_dir, host, port).start()
         url, authorizer = server.referee_url(), server.authorizer
     else:
-        url = nats_url
+        url = [u.strip() for u in nats_url.split(",")] if "," in nats_url else nats_url   # a cluster's nodes
         authorizer = None
         if auth_dir is not None:
             where = _read_json(Path(auth_dir) / "server.json", None)
@@ -272,7 +276,7 @@ async def run_server(host: str, port: int, data_dir: Path | None, nats_url: str 
                 raise ServerError(f"{Path(auth_dir) / 'server.json'}: missing; --auth-dir must be the --data "
                                   "folder of a running `stateside server`")
             authorizer = ConfigAuthorizer(auth_dir, where["host"], int(where["port"]), server_pid)
-    referee = Referee(url, authorizer=authorizer, replicas=replicas)
+    referee = Referee(url, authorizer=authorizer, replicas=replicas, share=share)
     try:
         await referee.start()
         if ready is not None:
@@ -282,3 +286,35 @@ async def run_server(host: str, port: int, data_dir: Path | None, nats_url: str 
         await referee.stop()
         if server is not None:
             server.stop()
+
+
+def _referee_only(argv: list[str] | None = None) -> int:
+    """`python -m stateside.online.server --nats URL [--share i/n] ...`: one referee only,
+    with the share of the tables it serves (what `stateside server --nats` does, plus --share)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m stateside.online.server", description=_referee_only.__doc__)
+    parser.add_argument("--nats", required=True, metavar="URL")
+    parser.add_argument("--auth-dir", metavar="DIR")
+    parser.add_argument("--server-pid", type=int, metavar="PID")
+    parser.add_argument("--replicas", type=int, default=1)
+    parser.add_argument("--share", metavar="I/N", help="serve the i-th of n shares of the tables (e.g. 2/4)")
+    args = parser.parse_args(argv)
+    try:
+        share = P.parse_share(args.share) if args.share else None
+    except P.ProtocolError as e:
+        parser.error(str(e))
+
+    def ready(_server, referee):
+        print(f"referee {referee.name} ready (share {args.share or 'all'})", flush=True)
+
+    try:
+        asyncio.run(run_server("127.0.0.1", 0, None, args.nats, Path(args.auth_dir) if args.auth_dir else None,
+                               args.server_pid, args.replicas, ready=ready, share=share))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_referee_only())

@@ -1,13 +1,13 @@
 """Carcassonne: lay land tiles, place followers, score roads, cities, cloisters and fields.
-Played here on an open table with the base game and two expansions' tiles (114 tiles);
-the engine also takes printed squares for the USA maps."""
+Played on an open table with the base game and two expansions' tiles (114 tiles), or on
+the maps of Carcassonne Maps: USA West, USA East or both (covert tiles and map-chips)."""
 from stateside.games import GameInfo
 
 GAME = GameInfo(
     id="carcassonne",
     title="Carcassonne",
     summary="Build a landscape tile by tile and score roads, cities, cloisters and fields "
-    "with your followers (base game with the Inns & Cathedrals and Traders & Builders tiles).",
+    "with your followers, on an open table or on the maps of the USA (West, East or both).",
     players="2-5 players",
     mode="stateside.games.carcassonne.mode:CarcassonneMode",
     rules="stateside.games.carcassonne.engine:Game",

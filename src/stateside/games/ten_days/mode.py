@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import random
+from collections import Counter
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, QTimer
@@ -28,7 +29,7 @@ from stateside.games.ten_days.ai import changes_needed
 from stateside.games.ten_days.cards import face_of, faces_of, is_state, load_cards
 from stateside.games.ten_days.journey import DAYS, a_card, check_journey, travel_rules
 from stateside.games.ten_days.rules import (
-    DEAL, DISCARD, DRAW, MAX_PLAYERS, MIN_PLAYERS, PILES, PLACE, TenDaysState,
+    CARD, DEAL, DISCARD, DRAW, MAX_PLAYERS, MIN_PLAYERS, PILES, PLACE, TenDaysState, full_deck,
 )
 from stateside.games.ten_days.widgets import CardRow, CardSlot, FitScrollArea
 
@@ -188,6 +189,13 @@ class TenDaysMode(GameMode):
         self.turn_actions: list[str] = []     # the seat actions of the turn being played
         self._hint_cache: tuple | None = None
         self.ai_timer = QTimer(self, singleShot=True, timeout=self._ai_step)
+        # Online play (attach_online): the session that sends our moves, how many of them
+        # the referee has yet to confirm, the game at this screen before, and a banner line.
+        self.online = None
+        self.online_unconfirmed = 0
+        self.online_note = ""
+        self._offline_match: Match | None = None
+        self._online_started = False
 
         # --- left: the map above the player's ten days
         left = QWidget()
@@ -341,17 +349,25 @@ class TenDaysMode(GameMode):
         self.changed.emit()
 
     def new_game(self) -> None:
+        if self.online is not None:
+            self.leave_online()
         dialog = SetupDialog(self.seats, self.game.setup["first_player"] if self.game else 0, self.hint_on, self)
         if dialog.exec() == QDialog.Accepted:
             self.start_game(dialog.seats(), dialog.first.currentIndex(), dialog.hint.isChecked())
 
     def humans(self) -> list[int]:
+        """The people at this screen (online: only our seat)."""
+        if self.online is not None:
+            return [self.online.seat]
         return [i for i, s in enumerate(self.seats) if s.human]
 
     def is_human_turn(self) -> bool:
         g = self.game
         return bool(g and not g.is_terminal() and self.seats[g.current].human
-                    and self.viewer == g.current and self.waiting_for is None)
+                    and self.viewer == g.current and self.waiting_for is None
+                    and g.current_player() == g.current   # online, a drawn card may be on its way
+                    and not self.online_unconfirmed
+                    and (self.online is None or self._online_started))
 
     # --- the flow of turns --------------------------------------------------------------
     def _advance(self) -> None:
@@ -363,6 +379,10 @@ class TenDaysMode(GameMode):
             return
         seat = g.current
         humans = self.humans()
+        if self.online is not None:   # one seat here; the referee runs the others and the deck
+            self.viewer = humans[0]
+            self._refresh()
+            return
         if not humans:
             self.viewer = seat  # computers only: watch everything
         if not self.seats[seat].human:
@@ -391,7 +411,7 @@ class TenDaysMode(GameMode):
 
     def _ai_step(self) -> None:
         g = self.game
-        if g is None or g.is_terminal() or self.seats[g.current].human or not self.active:
+        if g is None or g.is_terminal() or self.seats[g.current].human or not self.active or self.online:
             return
         seat = g.current
         if g.phase == DEAL:
@@ -411,6 +431,10 @@ class TenDaysMode(GameMode):
     def _apply(self, action: str | None) -> None:
         """Apply a person's action (None: let the computer to move choose one), then the
         cards the deck gives; log what the table saw."""
+        if self.online is not None and action is not None:
+            self.online.send(action)   # applied when the referee confirms it (online_update)
+            self.online_unconfirmed += 1
+            return
         g = self.game
         seat, phase = g.current, g.phase
         entry = self.match.step() if action is None else self.match.apply(action)
@@ -469,12 +493,164 @@ class TenDaysMode(GameMode):
         self.log.append(line)
         del self.log[:-LOG_KEPT]
 
+    # --- online play: the referee drives the match ----------------------------------------
+    # A session (stateside.app.online.OnlineSession) has: seat, send(action_json), close(),
+    # and the signals update(view), connection(bool), refused(str), ended(result). The
+    # match here is the table's game as this seat knows it: what others hold and the deck's
+    # order are unknown, so their hidden moves and draws are stood in for and then made to
+    # agree with the referee's observation (_online_reconcile); when the game ends, the
+    # referee's whole log (checked against the seed's commitment) replaces it.
+    def attach_online(self, session) -> None:
+        if self.online is not None:
+            self.leave_online()
+        self._offline_match = self.match
+        self.online = session
+        self.online_unconfirmed = 0
+        self.online_note = ""
+        self._online_started = False
+        session.update.connect(self.online_update)
+        session.connection.connect(self._online_connection)
+        session.refused.connect(self._online_refused)
+        session.ended.connect(self._online_ended)
+        self.status.emit(f"Online table {session.table}: you are seat {session.seat + 1}.")
+
+    def leave_online(self, restore: bool = True) -> None:
+        """Leave the table (the referee keeps the game); back to the game played here before."""
+        session, self.online = self.online, None
+        if session is None:
+            return
+        for signal, slot in ((session.update, self.online_update), (session.connection, self._online_connection),
+                             (session.refused, self._online_refused), (session.ended, self._online_ended)):
+            signal.disconnect(slot)
+        session.close()
+        self.online_unconfirmed, self.online_note = 0, ""
+        if restore and self._offline_match is not None:
+            self._install(self._offline_match)
+        self._offline_match = None
+
+    def online_update(self, view: dict) -> None:
+        """The seat's view from the referee: apply the entries not yet here, then make the
+        cards this seat cannot see agree with its observation."""
+        if self.online is None or view["status"] == "lobby":
+            return
+        if not self._online_started:   # the table's game replaces whatever was on screen
+            info = view["info"]
+            setup = info["setup"]
+            self._install(Match(TenDaysState, info["seats"], 0, setup))
+            self._online_started = True
+        for entry in view["entries"][len(self.match.log):]:
+            self._online_entry(entry)
+        if len(self.match.log) == view["n"] and view["observation"] is not None:
+            self._online_reconcile(view["observation"])
+        self._advance()
+        self.changed.emit()
+
+    def _online_entry(self, entry: dict) -> None:
+        g, me = self.game, self.online.seat
+        seat, phase, actor = g.current, g.phase, g.current_player()
+        if entry.get("hidden"):   # a draw into another's hand, or a move in another's rack
+            action = g.chance_outcomes()[0][0] if actor == CHANCE else g.legal_actions(actor)[0]
+        else:
+            action = g.action_from_json(entry["action"])
+            if actor == CHANCE:
+                self._online_into_deck(action[len(CARD):])
+        self.match.apply(action)
+        if entry["seat"] == me:
+            self.online_unconfirmed = max(0, self.online_unconfirmed - 1)
+            self._note(g, seat, phase, action)
+        elif entry["seat"] != CHANCE and phase != DEAL and not entry.get("hidden"):
+            self._add_log(html.escape(entry["text"]) + ".")
+
+    def _online_into_deck(self, card: str) -> None:
+        """A card the deck gives us: if this screen had guessed it into another's hand,
+        swap it with one from the deck (neither guess was seen by anyone)."""
+        g = self.game
+        if g.deck.get(card):
+            return
+        swap = next(iter(g.deck))
+        for s, place in [*enumerate(g.journeys), *((None, p) for p in g.piles)]:
+            if s != self.online.seat and card in place:   # (a pile: fixed by the next reconcile)
+                place[place.index(card)] = swap
+                break
+        else:
+            if g.held != card:
+                return   # not ours to move: applying the draw says what is wrong
+            g.held = swap
+        g.deck[card] += 1
+        g._draw(swap)
+
+    def _online_reconcile(self, obs: dict) -> None:
+        g, me = self.game, self.online.seat
+        if g.observation(me) == obs:
+            return
+        g.piles = [list(p) for p in obs["piles"]]
+        g.journeys[me] = list(obs["journey"])
+        g.phase, g.current, g.turns, g.winner = obs["phase"], obs["current"], obs["turns"], obs["winner"]
+        if obs["held"] is not None:
+            g.held = obs["held"]
+        if g.winner is not None:
+            g.journeys[g.winner] = list(obs["winning_journey"])
+        # Every card not in sight goes back among the others' days, their held card and the
+        # deck: a card that may stay where it was guessed stays, the others are dealt anew.
+        seen = Counter(c for p in g.piles for c in p)
+        seen.update(c for c in g.journeys[me] if c is not None)
+        if g.winner is not None and g.winner != me:
+            seen.update(g.journeys[g.winner])
+        if g.held is not None and g.current == me:
+            seen[g.held] += 1
+        unseen = full_deck() - seen
+        slots = [(s, d) for s in range(g.players) if s not in (me, g.winner)
+                 for d in range(DAYS) if g.journeys[s][d] is not None]
+        if g.held is not None and g.current != me:
+            slots.append((None, None))
+        redeal = []
+        for s, d in slots:
+            card = g.held if s is None else g.journeys[s][d]
+            if unseen[card] > 0:
+                unseen[card] -= 1
+            else:
+                redeal.append((s, d))
+        spare = sorted(unseen.elements())
+        for (s, d), card in zip(redeal, spare):
+            if s is None:
+                g.held = card
+            else:
+                g.journeys[s][d] = card
+        g.deck = Counter(spare[len(redeal):])
+        if g.observation(me) != obs:
+            self.status.emit("This screen could not agree with the table; it goes on with the table's word.")
+
+    def _online_connection(self, up: bool) -> None:
+        self.online_note = "" if up else "Connection lost: reconnecting…"
+        if up:
+            self.status.emit("Reconnected; caught up with the table.")
+        self._refresh()
+
+    def _online_refused(self, reason: str) -> None:
+        self.online_unconfirmed = 0
+        self.status.emit(f"The table refused that move: {reason}")
+        self._advance()
+
+    def _online_ended(self, result: dict) -> None:
+        """The referee's whole log replaces this screen's guesses: a finished game like any other."""
+        table, seat = (self.online.table, self.online.seat) if self.online else ("", None)
+        self.leave_online(restore=False)
+        self._install(Match.from_json(result["save"], "the online table's log"))
+        if self.game.winner is None and seat is not None:   # no winner's journey to show: ours
+            self.viewer = seat
+            self._refresh()
+        if result.get("problem"):
+            self.status.emit(f"Online game {table} over, but it does not check out: {result['problem']}")
+        else:
+            self.status.emit(f"Online game {table} over; the deck's seed checks out.")
+
     # --- what people click --------------------------------------------------------------
-    def _act(self, action: str) -> bool:
+    def _act(self, *actions: str) -> bool:
         if not self.is_human_turn():
             return False
         try:
-            self._apply(action)
+            for action in actions:
+                self._apply(action)
         except IllegalActionError as e:
             self.status.emit(str(e))
             return False
@@ -518,9 +694,10 @@ class TenDaysMode(GameMode):
             if empty and pile not in empty:
                 self.status.emit(f"Pile {empty[0]} is empty: a discard must go on an empty pile first.")
                 return
-            if g.phase == PLACE:
-                self._apply("keep")  # dropping the drawn card on a pile keeps the journey
-            self._act(f"discard:{pile}")
+            if g.phase == PLACE:  # dropping the drawn card on a pile keeps the journey
+                self._act("keep", f"discard:{pile}")
+            else:
+                self._act(f"discard:{pile}")
 
     def _keep_clicked(self) -> None:
         if self.is_human_turn() and self.game.phase == PLACE:
@@ -569,7 +746,7 @@ class TenDaysMode(GameMode):
             name = self.seats[seat].name
             self.strip_title.setText("Your winning journey" if name == "You" else f"{name}'s winning journey")
         else:
-            self.strip_title.setText("Your ten days" if len(self.humans()) == 1 and self.seats[seat].human
+            self.strip_title.setText("Your ten days" if self.humans() == [seat]
                                      else f"{self.seats[seat].name}'s ten days")
 
         # the table: deck and three discard piles
@@ -593,7 +770,12 @@ class TenDaysMode(GameMode):
         self.hand_row.setVisible(held is not None)
         self.keep_button.setEnabled(human_turn and phase == PLACE)
         self.hand_text.setText(self._hand_text(human_turn, held))
-        self.banner.setText(self._banner_text(human_turn))
+        banner = self._banner_text(human_turn)
+        if self.online is not None and self.online_unconfirmed and not g.is_terminal():
+            banner = "Sending your move to the table…"
+        if self.online_note:
+            banner = f"<div style='color:#b02a37'><b>{self.online_note}</b></div>{banner}"
+        self.banner.setText(banner)
         self.players_label.setText(self._players_html())
         self.problems_label.setText(self._problems_html(seat, report))
         self.problems_area.setVisible(bool(self.problems_label.text()))
@@ -651,9 +833,12 @@ class TenDaysMode(GameMode):
         rows = []
         for i, s in enumerate(self.seats):
             mark = "\u25b6 " if (i == g.current and not g.is_terminal()) else "&nbsp;&nbsp;&nbsp;"
-            kind = "" if s.human else f" <span style='color:#666'>({SEAT_KINDS[s.kind].lower()})</span>"
+            kind = "" if s.human else f" <span style='color:#666'>({SEAT_KINDS.get(s.kind, s.kind).lower()})</span>"
             won = " <b style='color:#e63946'>10 DAYS!</b>" if g.winner == i else ""
-            rows.append(f"{mark}<b>{html.escape(s.name)}</b>{kind}{won}")
+            you = " (you)" if self.online is not None and i == self.online.seat else ""
+            rows.append(f"{mark}<b>{html.escape(s.name)}</b>{you}{kind}{won}")
+        if self.online is not None:
+            rows.insert(0, f"<span style='color:#666'>Online table <b>{html.escape(self.online.table)}</b></span>")
         return "<br>".join(rows)
 
     def _problems_html(self, seat: int | None, report) -> str:
@@ -765,6 +950,9 @@ class TenDaysMode(GameMode):
         self.status.emit(f"{self.cards.name(code)}: {c.name} card {c.symbol}; borders {where}.")
 
     def save_state(self) -> dict | None:
+        if self.online is not None:   # this screen's guess at hidden cards is no game to resume
+            match = self._offline_match
+            return None if match is None else {**match.to_json(), "hint": self.hint_on}
         if self.match is None:
             return None
         return {**self.match.to_json(), "hint": self.hint_on}  # the hint: this screen's option, not the game's
@@ -778,12 +966,14 @@ class TenDaysMode(GameMode):
         if any(kind not in SEAT_KINDS for kind in match.seats):
             raise SaveError(f"10 Days in the USA: the seats must be among {', '.join(SEAT_KINDS)}, not {match.seats}")
         match.resolve_chance()  # a log cut after a draw: the card comes now
+        if self.online is not None:
+            self.leave_online()
         self._install(match, state.get("hint") is True)
 
     def _undo_point(self) -> int | None:
         """Where the person to move may go back to: their last action, within their own
         turn, when no card has come from the deck since (a drawn card stays drawn)."""
-        if not self.is_human_turn():
+        if not self.is_human_turn() or self.online is not None:   # online, a move is on the record
             return None
         n = self.match.fair_undo_point(self.game.current)
         if n is None or any(e.seat == CHANCE for e in self.match.log[n + 1:]):

@@ -1,0 +1,472 @@
+"""Game > Play online…: host a table or join one by its code, wait in the lobby, then play
+one seat in the game's own mode, driven by the referee (see online/ARCHITECTURE.md).
+
+Qt and asyncio each want the thread they run in: the online client (nats-py, asyncio)
+runs in a worker thread with its own event loop; everything it hears goes into a
+thread-safe queue that a QTimer in the GUI thread drains, and the GUI's commands go the
+other way with loop.call_soon_threadsafe. Nothing here touches a game's rules: the mode
+applies what the referee confirmed (attach_online / online_update in the mode).
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import queue
+import threading
+import time
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox, QDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton,
+    QSpinBox, QStackedWidget, QTabWidget, QVBoxLayout, QWidget,
+)
+
+DEFAULT_SERVER = "nats://127.0.0.1:4222"   # where `stateside server` listens by default
+SEAT_CHOICES = {"you": "You", "human": "Another person", "ai:easy": "Computer (easy)",
+                "ai:medium": "Computer (medium)", "ai:hard": "Computer (hard)"}
+RESEND_AFTER_S = 1.5    # an intent with no answer by then is sent again (a referee replaced)
+QUIET_SYNC_S = 2.0      # nothing heard for this long: ask the referee where the game is
+
+
+def guest_url(server: str) -> str:
+    """The server's address with the public guest's name and password (unless given)."""
+    server = server.strip() or DEFAULT_SERVER
+    if "://" not in server:
+        server = "nats://" + server
+    if "@" in server:
+        return server
+    scheme, rest = server.split("://", 1)
+    if ":" not in rest:
+        rest += ":4222"
+    return f"{scheme}://guest:guest@{rest}"
+
+
+class OnlineSession(QObject):
+    """One seat at one online table, for the GUI thread. Signals carry copies, never the
+    client's own objects (those belong to the worker thread)."""
+
+    lobby = Signal(dict)        # {"table", "status", "joined": {seat: name}, "names", "seats", "seat"}
+    update = Signal(dict)       # the seat's view: entries, observation, legal, to_move, status, info
+    connection = Signal(bool)   # False: the connection is lost (it reconnects by itself); True: back
+    refused = Signal(str)       # the referee refused our move: why
+    failed = Signal(str)        # hosting or joining failed: why
+    ended = Signal(dict)        # {"save": the whole match, "returns", "problem": None or why unverified}
+
+    def __init__(self, server: str = DEFAULT_SERVER, parent: QObject | None = None, poll_ms: int = 30):
+        super().__init__(parent)
+        self.guest = guest_url(server)
+        self.seat: int | None = None
+        self.table: str | None = None
+        self.game: str | None = None
+        self.client = None
+        self._inbox: queue.Queue = queue.Queue()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="stateside-online", daemon=True)
+        self._thread.start()
+        self._wake: asyncio.Event | None = None
+        self._pending: collections.deque = collections.deque()   # our moves not yet sent
+        self._closed = False
+        self._task = None
+        self.timer = QTimer(self, interval=poll_ms, timeout=self._drain)
+        self.timer.start()
+
+    # --- from the GUI thread --------------------------------------------------------
+    def host(self, game: str, kinds: list[str], names: list[str], options: dict | None = None,
+             seed: int | None = None) -> None:
+        """Open a table: kinds are SEAT_CHOICES keys, exactly one "you"."""
+        seats = ["human" if k in ("you", "human") else k for k in kinds]
+        mine = kinds.index("you")
+        self._submit(self._host_and_join(game, seats, names, options or {}, seed, mine))
+
+    def join(self, code: str) -> None:
+        self._submit(self._join(code.strip().upper(), None))
+
+    def send(self, action_json) -> None:
+        """Our move, sent when the game is at our turn (moves queue up: keep, then discard)."""
+        self._loop.call_soon_threadsafe(self._queue_move, action_json)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.timer.stop()
+        fut = asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop)
+        try:
+            fut.result(timeout=5)
+        except Exception:   # a server gone already: nothing to say goodbye to
+            pass
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+
+    def _submit(self, coro) -> None:
+        asyncio.run_coroutine_threadsafe(self._guarded(coro), self._loop)
+
+    def _drain(self) -> None:
+        """GUI thread: hand what the worker heard to the signals (the latest view only)."""
+        last_update = None
+        while True:
+            try:
+                kind, body = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            if kind == "update":
+                last_update = body
+                continue
+            if last_update is not None and kind in ("ended", "refused"):
+                self.update.emit(last_update)   # in order: the view before what followed it
+                last_update = None
+            getattr(self, kind).emit(body)
+        if last_update is not None:
+            self.update.emit(last_update)
+
+    # --- in the worker thread -------------------------------------------------------------
+    def _post(self, kind: str, body) -> None:
+        self._inbox.put((kind, body))
+
+    async def _guarded(self, coro) -> None:
+        from stateside.online.client import OnlineError
+
+        try:
+            await coro
+        except OnlineError as e:
+            self._post("failed", str(e))
+        except (OSError, asyncio.TimeoutError) as e:
+            self._post("failed", f"cannot reach the server at {self.guest.split('@')[-1]}: {e or 'timed out'}")
+        except Exception as e:   # nats-py's own errors (no servers, authorization...)
+            self._post("failed", f"{type(e).__name__}: {e}")
+
+    async def _host_and_join(self, game, seats, names, options, seed, mine) -> None:
+        from stateside.online import client as C
+
+        host = await C.host_table(self.guest, game, seats, names, options, seed=seed)
+        await self._join(host["table"], mine)
+
+    async def _join(self, code: str, seat: int | None) -> None:
+        from stateside.online import client as C
+
+        creds = await C.join_table(self.guest, code, seat)
+        self.table, self.seat, self.game = creds["table"], creds["seat"], creds["game"]
+        self._wake = asyncio.Event()
+        self.client = C.SeatClient(self.guest, creds, on_event=self._on_event)
+        await self.client.connect()
+        self._task = asyncio.create_task(self._run())
+
+    def _on_event(self, what: str) -> None:
+        if what == "disconnected":
+            self._post("connection", False)
+        elif what == "reconnected":
+            self._post("connection", True)
+        if self._wake is not None:
+            self._wake.set()
+
+    def _queue_move(self, action_json) -> None:
+        self._pending.append(action_json)
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _run(self) -> None:
+        """Tell the GUI what changed; send our queued moves one at a time, each for the
+        position it was chosen in; ask again when the referee is silent."""
+        c = self.client
+        seen_refusals, sent_n, sent_at, heard_at = 0, None, 0.0, time.monotonic()
+        last_sent = None
+        ended = False
+        while not self._closed:
+            try:
+                await asyncio.wait_for(self._wake.wait(), 0.5)
+                heard_at = time.monotonic()
+            except asyncio.TimeoutError:
+                pass
+            self._wake.clear()
+            now = time.monotonic()
+            for r in c.refusals[seen_refusals:]:
+                if r["reason"].startswith("stale") and sent_n is not None and c.n > sent_n:
+                    continue   # a resent move that had been recorded after all
+                self._pending.clear()
+                sent_n = None
+                self._post("refused", r["reason"])
+            seen_refusals = len(c.refusals)
+            self._post("update", self._snapshot())
+            if c.status == "lobby":
+                self._post("lobby", self._lobby_view())
+            if c.end is not None and not ended and c.n == len(c.end["save"]["actions"]):
+                ended = True
+                self._post("ended", self._verified())
+            if sent_n is not None and c.n > sent_n:
+                sent_n = None   # confirmed
+            try:
+                if sent_n is None and self._pending and c.my_turn():
+                    last_sent = self._pending.popleft()
+                    sent_n, sent_at = c.n, now
+                    await c.act(last_sent)
+                elif sent_n is not None and now - sent_at > RESEND_AFTER_S:
+                    await c.sync()   # the answer went missing: catch up, then send again
+                    if c.n == sent_n and c.my_turn():
+                        await c.act(last_sent)
+                    sent_at = now
+                elif now - heard_at > QUIET_SYNC_S or c.status == "lobby":
+                    heard_at = now
+                    await c.sync()
+            except Exception:   # disconnected meanwhile: the reconnection syncs and we try again
+                sent_at = now
+
+    def _snapshot(self) -> dict:
+        c = self.client
+        return {"table": c.table, "seat": c.seat, "n": c.n, "entries": list(c.entries),
+                "observation": c.observation, "legal": c.legal, "to_move": c.to_move,
+                "status": c.status, "info": dict(c.info)}
+
+    def _lobby_view(self) -> dict:
+        c = self.client
+        info = c.info
+        return {"table": c.table, "seat": c.seat, "status": c.status, "game": info.get("game"),
+                "names": (info.get("setup") or {}).get("players", []), "seats": info.get("seats", []),
+                "joined": {int(k): v for k, v in (info.get("joined") or {}).items()}}
+
+    def _verified(self) -> dict:
+        c = self.client
+        try:
+            c.verify()
+            problem = None
+        except Exception as e:   # the referee's word against the log: say so, keep its record
+            problem = str(e)
+        return {"save": c.end["save"], "returns": c.end["returns"], "problem": problem}
+
+    async def _shutdown(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        if self.client is not None:
+            await self.client.close()
+
+
+class OnlineDialog(QDialog):
+    """Host a table or join one by its code; then the lobby, until every seat is taken."""
+
+    def __init__(self, games: list[tuple[str, str, int, int]], parent: QWidget | None = None):
+        """games: (id, title, fewest players, most players) of the games playable online."""
+        super().__init__(parent)
+        self.setWindowTitle("Play online")
+        self.games = games
+        self.session: OnlineSession | None = None
+        self.setMinimumWidth(460)
+        outer = QVBoxLayout(self)
+        self.pages = QStackedWidget()
+        outer.addWidget(self.pages)
+
+        # --- page 0: where, and host or join
+        start = QWidget()
+        sv = QVBoxLayout(start)
+        form = QFormLayout()
+        self.server = QLineEdit(DEFAULT_SERVER)
+        self.server.setToolTip("The address of a `stateside server` (the default: one on this computer).")
+        form.addRow("Server:", self.server)
+        self.name = QLineEdit("You")
+        self.name.setMaxLength(16)
+        form.addRow("Your name:", self.name)
+        sv.addLayout(form)
+        tabs = QTabWidget()
+        host = QWidget()
+        hf = QFormLayout(host)
+        self.game = QComboBox()
+        for gid, title, _lo, _hi in games:
+            self.game.addItem(title, gid)
+        hf.addRow("Game:", self.game)
+        self.count = QSpinBox()
+        hf.addRow("Players:", self.count)
+        self.kinds: list[QComboBox] = []
+        self.seat_rows: list[QWidget] = []
+        for i in range(max((g[3] for g in games), default=2)):
+            kind = QComboBox()
+            for key, label in SEAT_CHOICES.items():
+                kind.addItem(label, key)
+            kind.setCurrentIndex(0 if i == 0 else 1)
+            hf.addRow(f"Seat {i + 1}:", kind)
+            self.kinds.append(kind)
+        self.host_form = hf
+        self.host_button = QPushButton("Host a table")
+        self.host_button.clicked.connect(self._host)
+        hf.addRow(self.host_button)
+        tabs.addTab(host, "Host a table")
+        join = QWidget()
+        jf = QFormLayout(join)
+        self.code = QLineEdit()
+        self.code.setPlaceholderText("e.g. K7QX3M")
+        self.code.setMaxLength(6)
+        jf.addRow("Table code:", self.code)
+        self.join_button = QPushButton("Join")
+        self.join_button.clicked.connect(self._join)
+        jf.addRow(self.join_button)
+        tabs.addTab(join, "Join a table")
+        self.tabs = tabs
+        sv.addWidget(tabs)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #b02a37;")
+        sv.addWidget(self.message)
+        self.pages.addWidget(start)
+
+        # --- page 1: the lobby
+        lobby = QWidget()
+        lv = QVBoxLayout(lobby)
+        self.code_label = QLabel()
+        self.code_label.setAlignment(Qt.AlignCenter)
+        self.code_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.code_label.setStyleSheet("font-size: 30px; font-weight: bold; color: #1d3557; letter-spacing: 4px;")
+        lv.addWidget(self.code_label)
+        hint = QLabel("Tell the other players this code: they choose Game \u203a Play online\u2026 \u203a "
+                      "Join a table, with the same server.")
+        hint.setWordWrap(True)
+        lv.addWidget(hint)
+        self.seated = QLabel()
+        self.seated.setTextFormat(Qt.RichText)
+        lv.addWidget(self.seated)
+        lv.addStretch(1)
+        leave = QPushButton("Leave the table")
+        leave.clicked.connect(self.reject)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(leave)
+        lv.addLayout(row)
+        self.pages.addWidget(lobby)
+
+        self.game.currentIndexChanged.connect(self._game_changed)
+        self.count.valueChanged.connect(self._count_changed)
+        self._game_changed()
+
+    def _game_changed(self) -> None:
+        i = self.game.currentIndex()
+        if i < 0:
+            return
+        _gid, _title, lo, hi = self.games[i]
+        self.count.setRange(lo, hi)
+        self._count_changed()
+
+    def _count_changed(self) -> None:
+        for i, kind in enumerate(self.kinds):
+            self.host_form.setRowVisible(kind, i < self.count.value())
+
+    def seat_kinds(self) -> list[str]:
+        return [self.kinds[i].currentData() for i in range(self.count.value())]
+
+    def _session(self) -> OnlineSession:
+        if self.session is not None:
+            self.session.close()
+        self.session = OnlineSession(self.server.text(), self)
+        self.session.failed.connect(self._failed)
+        self.session.lobby.connect(self._show_lobby)
+        self.session.update.connect(self._update)
+        return self.session
+
+    def _host(self) -> None:
+        kinds = self.seat_kinds()
+        if kinds.count("you") != 1:
+            self.message.setText("Choose \u201cYou\u201d for exactly one seat.")
+            return
+        me = self.name.text().strip() or "You"
+        names, people, computers = [], 1, 0
+        for k in kinds:
+            if k == "you":
+                names.append(me)
+            elif k == "human":
+                people += 1
+                names.append(f"Player {people}")
+            else:
+                computers += 1
+                names.append(f"Computer {computers}")
+        self._busy("Opening a table\u2026")
+        self._session().host(self.game.currentData(), kinds, names)
+
+    def _join(self) -> None:
+        self._busy("Joining\u2026")
+        self._session().join(self.code.text())
+
+    def _busy(self, text: str) -> None:
+        self.message.setStyleSheet("color: #444;")
+        self.message.setText(text)
+        self.host_button.setEnabled(False)
+        self.join_button.setEnabled(False)
+
+    def _failed(self, reason: str) -> None:
+        self.message.setStyleSheet("color: #b02a37;")
+        self.message.setText(reason)
+        self.host_button.setEnabled(True)
+        self.join_button.setEnabled(True)
+        self.pages.setCurrentIndex(0)
+
+    def _show_lobby(self, view: dict) -> None:
+        self.pages.setCurrentIndex(1)
+        self.code_label.setText(view["table"])
+        rows = []
+        for s, name in enumerate(view["names"]):
+            kind = view["seats"][s] if s < len(view["seats"]) else "human"
+            if kind != "human":
+                who = f"{name} <span style='color:#666'>(computer, run by the server)</span>"
+            elif s in view["joined"]:
+                who = f"<b>{name}</b>" + (" (you)" if s == view["seat"] else " \u2713 seated")
+            else:
+                who = f"{name} <span style='color:#b02a37'>\u2014 waiting\u2026</span>"
+            rows.append(f"Seat {s + 1}: {who}")
+        self.seated.setText("<br>".join(rows))
+
+    def _update(self, view: dict) -> None:
+        if view["status"] != "lobby":   # every seat is taken: play
+            self.session.update.disconnect(self._update)
+            self.session.lobby.disconnect(self._show_lobby)
+            self.session.failed.disconnect(self._failed)
+            self.accept()
+        elif self.pages.currentIndex() == 0:
+            self._show_lobby({"table": view["table"], "seat": view["seat"], "status": "lobby",
+                              "names": (view["info"].get("setup") or {}).get("players", []),
+                              "seats": view["info"].get("seats", []),
+                              "joined": {int(k): v for k, v in (view["info"].get("joined") or {}).items()}})
+
+    def reject(self) -> None:
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        super().reject()
+
+
+def online_games(window) -> list[tuple[str, str, int, int]]:
+    """The installed games whose mode can be played online (it has attach_online)."""
+    from stateside.engine.match import rules_for
+    from stateside.games import load_object
+
+    out = []
+    for info in window.games:
+        if not info.mode:
+            continue
+        try:
+            if not hasattr(load_object(info.mode), "attach_online"):
+                continue
+            spec = rules_for(info.id).spec
+        except Exception:   # a broken game is reported when it is opened, not here
+            continue
+        out.append((info.id, info.title, spec.min_players, spec.max_players))
+    return out
+
+
+def play_online(window) -> None:
+    """Game > Play online…: the dialog, then the game's mode driven by the session."""
+    try:
+        import nats  # noqa: F401
+    except ImportError:
+        QMessageBox.information(window, "Play online", "Online play needs the online extra: "
+                                "pip install 'stateside[online]'.")
+        return
+    games = online_games(window)
+    if not games:
+        QMessageBox.information(window, "Play online", "No installed game can be played online yet.")
+        return
+    dialog = OnlineDialog(games, window)
+    if dialog.exec() != QDialog.Accepted or dialog.session is None:
+        return
+    session = dialog.session
+    window.choose(session.game)
+    mode = window.current
+    if mode is None or mode.game_id != session.game or not hasattr(mode, "attach_online"):
+        session.close()
+        QMessageBox.warning(window, "Play online", f"The game {session.game} cannot be shown here.")
+        return
+    session.setParent(mode)   # it lives as long as the game it drives
+    mode.attach_online(session)

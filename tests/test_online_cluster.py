@@ -1,0 +1,128 @@
+"""A three-node NATS cluster (three nats-server processes on 127.0.0.1, routes between
+them, JetStream on each, the games' log replicated three times) loses the node that leads
+the log in the middle of a game of 10 Days: the referee, connected to that node, moves to
+another, the game goes on, and nothing is lost (the finished game is exactly the local
+seeded match, and the log holds every record once). The fail-over time is measured."""
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+nats = pytest.importorskip("nats", reason="online play needs nats-py (pip install '.[online]')")
+
+from stateside.engine.match import Match  # noqa: E402
+from stateside.online import client as C  # noqa: E402
+from stateside.online import protocol as P  # noqa: E402
+from stateside.online.referee import Referee  # noqa: E402
+from stateside.online.server import find_nats_server, free_port  # noqa: E402
+from test_online_play import seeded_random  # noqa: E402
+
+pytestmark = pytest.mark.skipif(find_nats_server() is None or not hasattr(signal, "SIGKILL"),
+                                reason="nats-server is not installed (pip install '.[online]')")
+
+
+class NoAuth:
+    """The cluster here has no users (loopback only); a seat's credentials are a formality."""
+
+    async def issue(self, table, seat):
+        return f"{table}-{seat}", "-"
+
+
+def start_cluster(tmp_path, size=3):
+    ports = [free_port() for _ in range(size)]
+    routes = [free_port() for _ in range(size)]
+    procs = []
+    for i in range(size):
+        node = tmp_path / f"n{i}"
+        node.mkdir()
+        peers = ", ".join(f'"nats://127.0.0.1:{r}"' for j, r in enumerate(routes) if j != i)
+        conf = node / "nats.conf"
+        conf.write_text(
+            f'server_name: "n{i}"\nlisten: 127.0.0.1:{ports[i]}\n'
+            f'jetstream {{ store_dir: "{node / "js"}", max_memory_store: 64MB, max_file_store: 256MB }}\n'
+            f'cluster {{ name: "stateside", listen: 127.0.0.1:{routes[i]}, routes: [{peers}] }}\n')
+        log = open(node / "nats.log", "wb")
+        procs.append(subprocess.Popen([find_nats_server(), "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT))
+        log.close()
+    return [f"nats://127.0.0.1:{p}" for p in ports], procs
+
+
+async def stream_leader(url: str) -> tuple[str, int, int]:
+    """The node leading the log, its replica count, and how many records it holds."""
+    nc = await nats.connect(url)
+    try:
+        info = await nc.jetstream(timeout=5).stream_info(P.LOG_STREAM)
+        return info.cluster.leader, info.config.num_replicas, info.state.messages
+    finally:
+        await nc.close()
+
+
+def test_a_three_node_cluster_loses_its_leader_mid_game_and_nothing_is_lost(tmp_path):
+    urls, procs = start_cluster(tmp_path)
+    seed, seats = 8, ["human", "human"]
+    figures = {}
+
+    async def go():
+        boot = Referee(urls, replicas=3)   # creates the log, replicated on all three nodes
+        await boot.start()
+        await boot.stop()
+        leader, replicas, _ = await stream_leader(urls[0])
+        assert replicas == 3
+        lead = int(leader[1:])
+        others = [u for i, u in enumerate(urls) if i != lead]
+        # The referee sits on the leader's node; the players on another node.
+        ref = Referee([urls[lead], *others], authorizer=NoAuth(), allow_chosen_seed=True,
+                      connect_options={"dont_randomize": True})
+        await ref.start()
+        assert ref.nc.connected_url.port == int(urls[lead].rsplit(":", 1)[1])
+        try:
+            guest = others[0].replace("nats://", "nats://guest:guest@")
+            host = await C.host_table(guest, "ten-days", seats, None, {"turn_limit": 16}, seed=seed)
+            clients = [await C.SeatClient(guest, await C.join_table(guest, host["table"], s)).connect()
+                       for s in (0, 1)]
+            playing = [asyncio.create_task(c.play(seeded_random(seed), timeout=90)) for c in clients]
+            while clients[0].n < 40:
+                await clients[0].wait_change(10)
+            procs[lead].send_signal(signal.SIGKILL)   # the log's leader, and the referee's node
+            killed = time.monotonic()
+            at = clients[0].n + 3   # (an update or two may have been on its way before)
+            while clients[0].n < at and clients[0].end is None:
+                await clients[0]._wait(killed + 60)
+            figures["failover_s"] = time.monotonic() - killed
+            await asyncio.gather(*playing)
+            figures["after"] = ref.nc.connected_url.port
+            match = clients[0].verify()
+            clients[1].verify()
+            for c in clients:
+                await c.close()
+            new_leader, _, records = await stream_leader(others[0])
+            return match, new_leader, records, leader, ref.stats
+        finally:
+            await ref.stop()
+
+    try:
+        start = time.monotonic()
+        online, new_leader, records, old_leader, stats = asyncio.run(go())
+        figures["total_s"] = time.monotonic() - start
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(10)
+    local = Match("ten-days", ["random", "random"], seed, online.initial_setup)
+    local.play_out()
+    assert online.actions == local.actions and online.state.returns() == local.state.returns()
+    assert new_leader != old_leader
+    # every record once: the table, two joins, each action, the end
+    assert records == 1 + 2 + len(local.log) + 1
+    assert figures["after"] != int(urls[int(old_leader[1:])].rsplit(":", 1)[1])
+    print(f"\nfail-over: {figures['failover_s']:.1f} s to three more actions; whole test {figures['total_s']:.1f} s; "
+          f"referee retries {stats['retries']}")
+    if os.environ.get("STATESIDE_FIGURES"):
+        with open(os.environ["STATESIDE_FIGURES"], "a") as f:
+            f.write(f"cluster fail-over {figures['failover_s']:.2f} s, test {figures['total_s']:.1f} s\n")
