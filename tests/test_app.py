@@ -156,3 +156,21 @@ def test_a_game_in_progress_is_saved_on_quit_and_resumed(qtbot, mode_id):
     resumed = second.open_mode(mode_id)
     assert resumed.save_state() == state
     second.close()
+
+
+def test_explorer_says_one_neighbour_and_no_source_path(qtbot, window):
+    """Issue 11: "Alaska: 1 neighbour", not "1 neighbours"; the help names no file of the source tree."""
+    mode = window.current
+    messages = []
+    mode.status.connect(messages.append)
+    mode.rules_box.setCurrentIndex(mode.rules_box.findData("america"))
+    mode.select("AK")
+    assert messages[-1] == "Alaska: 1 neighbour"
+    mode.select("CO")
+    assert messages[-1] == "Colorado: 6 neighbours"
+    mode.rules_box.setCurrentIndex(mode.rules_box.findData(None))
+    mode.select("AK")
+    assert messages[-1] == "Alaska: 0 neighbours"
+    help_text = mode.help_html()
+    assert "Census" in help_text
+    assert not any(part in help_text for part in ("resources/", ".md", ".yaml", "src/", "SOURCES"))

@@ -3,6 +3,7 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 
 from stateside.app.main import DEFAULT_SIZE, MainWindow
+from stateside.board.items import TOKEN_SIZE
 from stateside.board.view import CALLOUT_STATES, BoardView
 
 
@@ -148,3 +149,75 @@ def test_the_qt_binding_keeps_none_alive(qtbot):
     for _ in range(2000):
         board._states["TX"].update()
     assert sys.getrefcount(None) - before > -100
+
+
+def _leaders(board):
+    return [(tab.leader_from, tab.state.label_at) for tab in board._tabs.values()]
+
+
+def _cross(a, b, c, d) -> bool:
+    def side(p, q, r):
+        return (q.x() - p.x()) * (r.y() - p.y()) - (q.y() - p.y()) * (r.x() - p.x())
+    return side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0
+
+
+def test_callout_leader_lines_never_cross(board):
+    """Issue 11: the leaders of NJ/MD/DE and of MA/RI/CT crossed; now no two do."""
+    leaders = _leaders(board)
+    crossings = [(x, y) for i, x in enumerate(CALLOUT_STATES) for j, y in enumerate(CALLOUT_STATES)
+                 if i < j and _cross(*leaders[i], *leaders[j])]
+    assert crossings == []
+    tops = [board._tabs[c].rect.top() for c in CALLOUT_STATES]
+    assert tops == sorted(tops)   # one column, in the listed order
+
+
+def test_callout_tabs_keep_their_screen_size_when_zoomed(qtbot, board):
+    """Issue 11: zooming in no longer grows the tabs off the edge: each keeps its size on
+    screen and its centre (where tokens and paths end), and still takes the click."""
+    tab = board._tabs["RI"]
+    anchor = board.state_anchor("RI")
+
+    def on_screen():
+        return board.mapFromScene(tab.rect).boundingRect()
+
+    before = on_screen()
+    board.add_token("RI", key="t")
+    for _ in range(4):
+        qtbot.keyClick(board, Qt.Key_Plus)
+    assert board.transform().m11() > 2
+    after = on_screen()
+    assert abs(after.width() - before.width()) <= 2 and abs(after.height() - before.height()) <= 2
+    assert board.state_anchor("RI") == anchor
+    assert board._tokens["t"].pos().x() < tab.rect.right() + TOKEN_SIZE + 6   # still beside the tab
+    board.centerOn(anchor)
+    point = board.mapFromScene(anchor)
+    with qtbot.waitSignal(board.stateClicked, timeout=1000) as blocker:
+        qtbot.mouseClick(board.viewport(), Qt.LeftButton, pos=point)
+    assert blocker.args == ["RI"]
+    qtbot.keyClick(board, Qt.Key_0)
+    assert on_screen() == before and tab.rect == tab.base_rect
+
+
+def test_a_tooltip_goes_when_the_pointer_leaves_the_state(qtbot, board):
+    """Issue 11: a state's tooltip stayed up after the pointer left the state (out over the
+    sea), and after it left the map."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    viewport = board.viewport()
+    texas = board.state_view_point("TX").toPoint()
+    gulf = board.mapFromScene(QPointF(700, 600))
+    assert board.state_at(board.mapToScene(gulf)) is None
+
+    def show_texas_tip():
+        QToolTip.showText(viewport.mapToGlobal(texas), board._states["TX"].toolTip(), viewport)
+        qtbot.waitUntil(QToolTip.isVisible, timeout=1000)
+
+    show_texas_tip()
+    qtbot.mouseMove(viewport, texas + QPoint(3, 0))      # still on Texas: it stays
+    assert QToolTip.isVisible()
+    qtbot.mouseMove(viewport, gulf)                       # out to sea: it goes
+    qtbot.waitUntil(lambda: not QToolTip.isVisible(), timeout=1000)
+    show_texas_tip()
+    QApplication.sendEvent(viewport, QEvent(QEvent.Leave))   # off the map: it goes
+    qtbot.waitUntil(lambda: not QToolTip.isVisible(), timeout=1000)

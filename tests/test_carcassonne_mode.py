@@ -2,6 +2,8 @@
 tile, taking it back, computer turns, saving and resuming."""
 from __future__ import annotations
 
+import math
+
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
@@ -78,11 +80,11 @@ def test_a_click_where_the_tile_fits_only_turned_turns_it_to_fit(qtbot, mode):
     assert mode.pending is not None and mode.pending[:2] == (x, y) and mode.pending[2] in g.fits(tile, (x, y))
 
 
-def test_turning_the_tile_with_r_and_the_wheel_and_taking_it_back(qtbot, mode):
+def test_turning_the_tile_with_r_and_taking_it_back(qtbot, mode):
     mode.start_game(Setup(players=["Ann", "Bob"]), HUMANS, seed=4)
     qtbot.keyClick(mode.view, Qt.Key_R)
     assert mode.rot == 1
-    mode.view.wheelTurned.emit(-1)
+    qtbot.keyClick(mode.view, Qt.Key_R, Qt.ShiftModifier)
     assert mode.rot == 0
     g = mode.game
     x, y, rot = g.legal_placements()[0]
@@ -264,18 +266,47 @@ def test_scoring_lines_explain_the_points_and_show_who_scored(qtbot, mode):
     assert not item.icon().isNull()
 
 
+def final_table(text: str) -> tuple[list[str], dict[str, list[int]]]:
+    """The end-of-game table in the hint: the column heads, and each row's numbers by its label."""
+    import re
+    rows = re.findall(r"<tr>(.*?)</tr>", text)
+    heads = [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<td[^>]*>(.*?)</td>", rows[0])[1:]]
+    body = {}
+    for row in rows[1:]:
+        cells = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        body[cells[0]] = [int(c) for c in cells[1:]]
+    return heads, body
+
+
 def test_the_end_of_the_game_shows_each_players_points_by_kind(qtbot, mode):
     record = play_match("carcassonne", ["ai:easy", "ai:easy"], 3, {**Game.default_setup(2), "sets": ["base"]})
     mode.start_match(record.match)
     game = mode.game
-    text = mode.hint.text()
     assert "Game over" in mode.turn_label.text() and mode.hand.tile is None
-    import re
-    rows = re.findall(r"<tr><td>([^<]+)</td>(.*?)</tr>", text)
-    assert [name for name, _ in rows] == game.names
-    for i, (_, cells) in enumerate(rows):
-        numbers = [int(n) for n in re.findall(r">(\d+)<", cells)]
-        assert numbers[-1] == game.scores()[i] and sum(numbers[:-1]) == game.scores()[i]
+    heads, body = final_table(mode.hint.text())
+    assert heads == game.names
+    assert list(body) == ["Roads", "Cities", "Cloisters", "Fields", "Total"]
+    for i in range(game.n):
+        assert body["Total"][i] == game.scores()[i]
+        assert sum(numbers[i] for label, numbers in body.items() if label != "Total") == game.scores()[i]
+
+
+def test_the_final_table_fits_the_panel_with_five_players_and_every_kind(qtbot, mode):
+    """Issue 11: the Total column was cut off at 1280 and 1600 wide (the panel is fixed)."""
+    from PySide6.QtGui import QTextDocument
+    names = ["Bartholomew the Great", "Computer 2", "Computer 3", "Maximiliana", "Computer 5"]
+    setup = {**Game.default_setup(5), "goods": True, "variant": "usa-west", "players": names}
+    mode.start_match(play_match("carcassonne", ["ai:easy"] * 5, 2, setup).match)
+    qtbot.wait(10)
+    heads, body = final_table(mode.hint.text())
+    assert list(body) == ["Roads", "Cities", "Cloisters", "Fields", "Chips", "Flips", "Goods", "Total"]
+    assert body["Total"] == mode.game.scores()
+    assert heads == ["1", "2", "3", "4", "5"]        # the numbers on the followers: the names do not fit
+    doc = QTextDocument()
+    doc.setDefaultFont(mode.hint.font())
+    doc.setDocumentMargin(0)
+    doc.setHtml(mode.hint.text())
+    assert doc.idealWidth() <= mode.hint.contentsRect().width()
 
 
 @pytest.mark.parametrize("state", [
@@ -330,3 +361,109 @@ def test_no_undo_once_the_computer_has_answered(qtbot, mode):
     assert not mode.can_undo()
     mode.undo()
     assert g.turn == 2 and mode.game is g
+
+
+def wheel(widget, notches: int) -> None:
+    from PySide6.QtCore import QPoint as P, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+    centre = QPointF(widget.rect().center())
+    event = QWheelEvent(centre, QPointF(widget.mapToGlobal(centre.toPoint())), P(0, 0), P(0, 120 * notches),
+                        Qt.NoButton, Qt.NoModifier, Qt.NoScrollPhase, False)
+    QApplication.sendEvent(widget, event)
+
+
+def test_the_mouse_wheel_zooms_the_table_as_everywhere_else_and_never_turns_the_tile(qtbot, mode):
+    mode.start_game(Setup(players=["Ann", "Bob"]), HUMANS, seed=4)
+    before = mode.view.transform().m11()
+    wheel(mode.view.viewport(), 1)
+    assert mode.view.transform().m11() == pytest.approx(before * 1.15)
+    wheel(mode.view.viewport(), -2)
+    assert mode.view.transform().m11() == pytest.approx(before / 1.15)
+    wheel(mode.hand, 1)
+    assert mode.rot == 0
+
+
+def test_a_selected_scoring_line_keeps_its_text_readable(qtbot, mode):
+    """Issue 11: the selected line's text turned white on the pale list."""
+    record = play_match("carcassonne", ["ai:easy", "ai:easy"], 3, {**Game.default_setup(2), "sets": ["base"]})
+    mode.start_match(record.match)
+    qtbot.wait(10)
+    item = mode.log.item(1)
+    rect = mode.log.visualItemRect(item)
+    qtbot.mouseClick(mode.log.viewport(), Qt.LeftButton, pos=rect.center())
+    assert item.isSelected()
+    image = mode.log.viewport().grab().toImage()
+    text_left = rect.left() + mode.log.iconSize().width() + 8
+    dark = sum(1 for x in range(text_left, rect.right(), 2) for y in range(rect.top(), rect.bottom(), 2)
+               if image.pixelColor(x, y).lightness() < 90)
+    assert dark > 40        # the words are drawn dark on the selection
+
+
+def test_a_computer_seat_is_never_called_you(qtbot, mode):
+    """Issue 11: turning the first seat into a computer kept the name "You"."""
+    from stateside.games.carcassonne.mode import KIND_KEYS, SetupDialog
+    dialog = SetupDialog(mode.seats, mode.game.conf, mode)
+    qtbot.addWidget(dialog)
+    (on0, name0, kind0), (on1, name1, kind1) = dialog.rows[:2]
+    assert name0.text() == "You" and name1.text() == "Computer"
+    kind0.setCurrentIndex(KIND_KEYS.index("hard"))
+    kind1.setCurrentIndex(KIND_KEYS.index("human"))
+    assert name0.text() == "Computer 1" and name1.text() == "Player 2"
+    dialog.rows[2][0].setChecked(True)
+    assert dialog.rows[2][1].text() == "Computer 3"
+    name1.setText("Ann")
+    kind1.setCurrentIndex(KIND_KEYS.index("easy"))
+    assert name1.text() == "Ann"            # a typed name stays
+    kind0.blockSignals(True)                 # even when the name was not updated, the seat is not "You"
+    name0.setText("You")
+    setup, seats = dialog.choice()
+    assert seats[0] == {"name": "Computer 1", "kind": "hard"} and setup.players[0] == "Computer 1"
+
+
+@pytest.mark.parametrize("px_per_unit", [0.25, 0.6, 1.0])
+def test_follower_spots_never_overlap_on_any_tile_at_any_zoom(mode, px_per_unit):
+    """Issue 11: zoomed out, the spots' least on-screen size made neighbours overlap."""
+    from stateside.games.carcassonne.tiles import catalogue
+    from stateside.games.carcassonne.tile_art import follower_path
+    figure = max(abs(v) for r in [follower_path(True).boundingRect(), follower_path(False).boundingRect()]
+                 for v in (r.left(), r.right(), r.top(), r.bottom()))
+    table = mode.table
+    table.px_per_unit = px_per_unit
+    smallest = 1.0
+    for tile in catalogue():
+        segs = list(range(len(tile.segments)))
+        for chosen in (None, segs[0]):
+            table.show_pending(tile, 1, (2, 2), 0, segs, chosen)
+            # a free spot reaches as far as its halo (0.55 of its size and half the pen), a chosen one its figure
+            reach = [it.size * (0.58 if it.ghost else figure) for it in table.spots]
+            for i, a in enumerate(table.spots):
+                for j in range(i + 1, len(table.spots)):
+                    d = math.dist(a.pos().toTuple(), table.spots[j].pos().toTuple())
+                    assert d >= reach[i] + reach[j], (tile.id, tile.segments[i].key, tile.segments[j].key)
+            smallest = min(smallest, min(it.size for it in table.spots) / table.square)
+    assert smallest >= 0.18        # still a figure one can see and click
+    table.hide_pending()
+
+
+def test_the_tiles_to_come_by_type(qtbot, mode):
+    """Issue 11: the remaining tiles by type, one click (or T) away, kept up to date."""
+    mode.start_game(Setup(players=["Ann", "Bob"], sets=["base"]), HUMANS, seed=4)
+    qtbot.mouseClick(mode.btn_tiles, Qt.LeftButton)
+    dialog = mode.tiles_dialog
+    assert dialog.isVisible()
+    counts = {tile.id: n for tile, n in dialog.counts.entries}
+    assert len(counts) == 24 and all(t.startswith("B-") for t in counts)        # the base game's 24 types
+    g = mode.game
+    drawn = g.tiles[g.drawn].id
+    # 72 tiles: the start tile is on the table and one is in hand
+    assert sum(counts.values()) == 70 == g.tiles_left
+    assert "70 tiles not seen yet" in dialog.summary.text()
+    x, y, rot = g.legal_placements()[0]
+    mode.rot = rot
+    click_square(qtbot, mode, x, y)
+    mode.confirm_turn()
+    after = {tile.id: n for tile, n in dialog.counts.entries}
+    new = mode.game.tiles[mode.game.drawn].id
+    assert sum(after.values()) == 69
+    assert after[new] == counts[new] - 1 and (drawn == new or after[drawn] == counts[drawn])

@@ -36,3 +36,23 @@ def test_rotating_a_point_and_back_is_the_identity():
         q = unrotate_point(rotate_point(p, rot), rot)
         assert q == pytest.approx(p)
     assert rotate_point((0.0, 0.0), 1) == (1.0, 0.0)     # the NW corner turns to NE
+
+
+def inscribed_radius(area) -> float:
+    from shapely.ops import polylabel
+    part = area if area.geom_type == "Polygon" else max(area.geoms, key=lambda g: g.area)
+    return part.exterior.distance(polylabel(part, tolerance=0.002))
+
+
+@pytest.mark.parametrize("tile_id", ["TB-03", "TB-04"])
+def test_a_cap_inside_a_band_is_thick_enough_to_read_as_city(tile_id):
+    """Issue 11: the southern cap of this Traders & Builders tile was a sliver under the band's
+    wall and read as field. It is now as thick as half a lone cap, and the field between keeps
+    room for a farmer."""
+    from stateside.games.carcassonne.shapes import tile_shape
+    tile = tile_by_id()[tile_id]
+    shape = tile_shape(tile)
+    areas = {s.key: sh.area for s, sh in zip(tile.segments, shape.segments)}
+    assert inscribed_radius(areas["c2"]) >= 0.1          # 0.065 before
+    assert inscribed_radius(areas["f2"]) >= 0.07
+    assert inscribed_radius(areas["c1"]) >= 0.2          # the band still holds its good

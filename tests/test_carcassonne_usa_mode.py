@@ -91,3 +91,22 @@ def test_a_computer_plays_its_turns_on_the_map(qtbot, mode):
             mode._play(g.legal_actions(0)[0])
     qtbot.waitUntil(lambda: mode.game.current == 0 and mode.game.step == "lay", timeout=10000)
     assert mode.game.turn == 2
+
+
+def test_the_tiles_to_come_on_a_map_count_the_face_down_tiles_without_naming_them(qtbot, mode):
+    """Issue 11: remaining tiles by type; a face-down tile someone looked at stays unseen."""
+    mode.start_game(Setup(players=["Ann", "Bob"], variant="usa-west"), HUMANS, seed=2)
+    g = mode.game
+    mode.show_tiles_left()
+    entries = mode.tiles_dialog.counts.entries
+    assert sum(n for _, n in entries) == g.stack + len(g.covert)
+    assert f"{g.stack + len(g.covert)} tiles not seen yet (the stack and the face-down tiles)" \
+        in mode.tiles_dialog.summary.text()
+    qtbot.keyClick(mode, Qt.Key_T)
+    assert mode.tiles_dialog.isVisible()
+
+
+def test_a_map_game_shows_each_players_followers_at_hand(qtbot, mode):
+    mode.start_game(Setup(players=["Ann", "Bob"], variant="usa-west", followers=5), HUMANS, seed=2)
+    assert [row[3] for row in mode.scoreboard.rows] == [5, 5]
+    assert "Ann: 5 of 5 followers at hand" in mode.scoreboard.toolTip()

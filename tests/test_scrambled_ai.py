@@ -45,8 +45,8 @@ def test_harder_levels_are_faster_and_make_fewer_mistakes():
         plans = [player.plan(table(face)) for face in ("region", "population", "colour", "two") for _ in range(500)]
         medians[level] = statistics.median(p.t for p in plans)
         mistakes[level] = sum(p.mistake for p in plans) / len(plans)
-    assert medians["hard"] < medians["medium"] < medians["easy"]
-    assert mistakes["hard"] < mistakes["medium"] < mistakes["easy"] <= 0.15
+    assert medians["hard"] < medians["medium"] < medians["easy"] < medians["beginner"]
+    assert mistakes["hard"] < mistakes["medium"] < mistakes["easy"] < mistakes["beginner"] <= 0.15
 
 
 def test_a_planned_mistake_really_is_wrong():
@@ -131,3 +131,21 @@ def test_simulated_people_are_players_for_selfplay_only():
         assert person in ScrambledStates.spec.ai_levels and person not in LEVELS
     with pytest.raises(ValueError, match="unknown level 'robot'"):
         make_player("robot", 0, random.Random(1))
+
+
+def test_levels_are_listed_weakest_first_with_beginner_first():
+    """Issue 11: the spec lists the computer levels weakest first (the simulated people after
+    them), and beginner is slower than the slowest simulated person, a first-time player."""
+    levels = ScrambledStates.spec.ai_levels
+    assert levels[:len(LEVELS)] == tuple(LEVELS) == ("beginner", "easy", "medium", "hard")
+    assert levels[len(LEVELS):] == tuple(PEOPLE)
+    typical = [LEVELS[name].typical_ms for name in LEVELS]
+    assert typical == sorted(typical, reverse=True)
+    assert LEVELS["beginner"].min_ms > PEOPLE["slow"].min_ms and LEVELS["beginner"].typical_ms > PEOPLE["slow"].typical_ms
+
+
+def test_a_slow_person_beats_the_beginner():
+    """The point of beginner: a person at the slow model's pace (2.7 s) wins, and takes most cards."""
+    stats = run_selfplay("scrambled-states", ["ai:slow", "ai:beginner"], 20, seed=1)
+    assert stats[0].wins >= 18
+    assert sum(stats[0].scores) > 3 * sum(stats[1].scores)

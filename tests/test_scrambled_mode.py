@@ -137,6 +137,7 @@ def test_no_slap_while_the_die_rolls(qtbot, mode):
 
 def test_computers_slap_on_their_timers(mode):
     """The computers' plans fire from the clock; a tie is shown as a tie, a win as a win."""
+    mode.start_game(build_match({"party": False, "computers": 2, "level": "easy", "target": 10}, 3))
     landed = mode.game.round.reveal_at
     start(mode, landed)
     floor = LEVELS["easy"].min_ms
@@ -147,7 +148,7 @@ def test_computers_slap_on_their_timers(mode):
         tick(mode, t)
     g = mode.game
     assert sum(g.scores()) >= 3 and g.results
-    assert mode.log.count() >= 3
+    assert mode.log.count() >= 3 and all(mode.log.item(i).text().startswith("R") for i in range(mode.log.count()))
     assert sum(mode.game.scores()) == sum(len(e.cards) for e in g.results if e.kind != "void")
 
 
@@ -272,7 +273,7 @@ def test_a_computer_win_stays_in_view_with_its_name(mode):
     mode.match.apply(slap(1, "NY", t))
     tick(mode, t + g.settings.tie_window_ms)
     assert g.piles[1] == ["NY"] and g.face_up[3] == "TX"
-    assert "Ada (easy) wins New York" in mode.banner.text()
+    assert "Ada (beginner) wins New York" in mode.banner.text()
     assert mode.table.won == {3: ("NY", "Ada", mode.table.won[3][2])}
     assert mode.board._states["NY"].highlight is not None and not mode.board._states["NY"].dimmed
     assert "scrambled-won" in mode.board._layers
@@ -356,12 +357,14 @@ def test_setup_dialog_levels_and_party(qtbot):
 
     dialog = SetupDialog({"party": False, "computers": 2, "level": "easy", "target": 10})
     qtbot.addWidget(dialog)
+    lo, hi = LEVELS["beginner"].usual_range()
+    assert dialog.level.itemText(0) == f"Beginner (usually slaps in {lo:.1f}-{hi:.1f} s)"
     lo, hi = LEVELS["easy"].usual_range()
-    assert dialog.level.itemText(0) == f"Easy (usually slaps in {lo:.1f}-{hi:.1f} s)"
+    assert dialog.level.itemText(1) == f"Easy (usually slaps in {lo:.1f}-{hi:.1f} s)"
     dialog.party.setChecked(True)
     dialog.computers.setValue(0)
-    assert not dialog.level.isEnabled()
-    assert dialog.choice() == {"party": True, "computers": 0, "level": "easy", "target": 10}
+    assert not dialog.level.isEnabled() and not dialog.practice.isEnabled()
+    assert dialog.choice() == {"party": True, "computers": 0, "level": "easy", "target": 10, "practice": False}
     match = build_match(dialog.choice(), 0)
     assert match.names == ["Player 1 (A)", "Player 2 (L)"] and match.seats == ["human", "human"]
     assert match.state.settings.buzzer_seats == (0, 1)
@@ -380,3 +383,72 @@ def test_an_old_save_opens_in_the_mode(qtbot, mode):
     assert mode.match.seats == ["human", "human", "ai:medium"] and mode.start_button.text() == "Resume"
     start(mode, 52907 + 300)                 # the tie window closes: Player 2 wins the card
     assert g.scores() == [7, 5, 1] and "Player 2 (L) wins" in mode.log.item(0).text()
+
+
+def test_a_new_game_is_one_beginner_computer(qtbot, mode):
+    """Issue 11: the default opponent is one computer at the beginner level, slower than a
+    first-time player; the setup dialog offers it first and starts on it."""
+    from stateside.games.scrambled_states.mode import SetupDialog
+
+    assert mode.match.seats == ["human", "ai:beginner"] and mode.game.names == ["You", "Ada (beginner)"]
+    assert mode.game.settings.round_limit_ms > 0          # an ordinary game is timed
+    dialog = SetupDialog(mode.choice, mode)
+    qtbot.addWidget(dialog)
+    assert dialog.computers.value() == 1 and dialog.computers.minimum() == 1
+    assert dialog.level.currentData() == "beginner" and not dialog.practice.isChecked()
+
+
+def test_practice_and_people_only_rounds_are_untimed(mode):
+    """Issue 11: practice makes rounds untimed, and so does a game of people only: time
+    passes far beyond the usual limit and the round still waits for a player."""
+    for choice in ({"party": False, "computers": 1, "level": "beginner", "target": 10, "practice": True},
+                   {"party": True, "computers": 0, "level": "easy", "target": 10}):
+        mode.start_game(build_match(choice, 5))
+        assert "Rounds are untimed" in mode.banner.text()
+        start(mode)
+        arrange(mode, "TX", "population", ["VT", "CA", "OR", "NY"])
+        g = mode.game
+        assert g.settings.round_limit_ms == 0 and g.next_deadline() is None
+        tick(mode, g.now() + 10 * 60 * 1000)               # ten minutes later
+        assert g.now() >= 10 * 60 * 1000 and not [e for e in g.results if e.kind == "void"]
+        assert g.phase == "open"
+    timed = build_match({"party": True, "computers": 1, "level": "easy", "target": 10}, 5)
+    assert timed.state.settings.round_limit_ms == 20000
+
+
+def test_the_card_legend_stays_apart_from_the_round_log(mode):
+    """Issue 11: the card help is a fixed panel; the log holds only the rounds."""
+    assert "land mass" in mode.legend.text() and "bars" in mode.legend.text()
+    assert mode.log.count() == 0
+    start(mode)
+    arrange(mode, "TX", "population", ["VT", "CA", "OR", "NY"])
+    mode.slap_card("NY")
+    tick(mode, mode.game.now() + 300)
+    assert mode.log.count() >= 1 and all("Reading a card" not in mode.log.item(i).text()
+                                         for i in range(mode.log.count()))
+    mode.start_game(build_match(mode.choice, 3))
+    assert mode.log.count() == 0 and mode.legend.isVisible()
+
+
+def test_land_mass_bars_count_the_size(qtbot):
+    """Issue 11: the land-mass icon is 1-4 filled bars out of four, rising, so the size is a
+    count that reads at a glance (not four sizes of one blob)."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    from stateside.games.scrambled_states.painting import LAND, land_bars, paint_land_mass
+
+    box = QRectF(0, 0, 40, 40)
+    for size in range(1, 5):
+        bars = land_bars(box, size)
+        assert [filled for _, filled in bars] == [i < size for i in range(4)]
+        assert all(a.height() < b.height() and a.right() < b.left() for (a, _), (b, _) in zip(bars, bars[1:]))
+    counts = []
+    for size in range(1, 5):   # the brown painted grows with the size
+        img = QImage(40, 40, QImage.Format_RGB32)
+        img.fill(QColor("white"))
+        p = QPainter(img)
+        paint_land_mass(p, box, size)
+        p.end()
+        counts.append(sum(QColor(img.pixel(x, y)) == LAND for x in range(40) for y in range(40)))
+    assert counts == sorted(counts) and counts[0] > 20 and counts[3] > 2.5 * counts[0]

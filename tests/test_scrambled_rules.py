@@ -9,8 +9,10 @@ import pytest
 from stateside.engine.match import Match, sample_chance
 from stateside.errors import IllegalActionError, SaveError
 from stateside.games.scrambled_states.rules import (
-    FACE_UP, FACES, Action, Advance, Event, Roll, Round, ScrambledStates, Settings, Turn, buzz, no_match, slap,
+    FACE_UP, FACES, Action, Advance, Event, Roll, Round, ScrambledStates, Settings, Turn, buzz, matches, no_match,
+    slap,
 )
+from stateside.games.scrambled_states.cards import load_cards
 from stateside.selfplay import play_match
 
 PAUSE = Settings(()).round_pause_ms
@@ -36,7 +38,8 @@ def settle(g: ScrambledStates, t: int, turn=()) -> list[Event]:
         elif g.to_draw:
             events += g.apply_action(g.chance_outcomes()[0][0])
         elif g.now() < t:
-            events += g.apply_action(Advance(min(t, g.next_deadline())))
+            d = g.next_deadline()
+            events += g.apply_action(Advance(t if d is None else min(t, d)))
         else:
             break
     return events
@@ -454,3 +457,31 @@ def test_saves_with_broken_settings_are_refused(field, value):
     data["setup"][field] = value
     with pytest.raises(SaveError):
         Match.from_json(data)
+
+
+def test_untimed_rounds_wait_for_a_player():
+    """round_limit_ms 0 (practice, people only): no deadline once the die has landed, time
+    may pass as far as it likes, and the round is still won as usual."""
+    g = make(round_limit_ms=0)
+    arrange(g, "TX", "population", ["VT", "CA", "OR", "NY"])
+    assert g.next_deadline() is None
+    settle(g, 3_600_000)
+    assert g.results == [] and g.phase == "open" and g.now() == 3_600_000
+    act(g, slap(0, "NY", 3_600_000))
+    settle(g, 3_600_000 + g.settings.tie_window_ms)
+    assert g.results[-1].kind == "win" and g.piles[0] == ["NY"]
+    with pytest.raises(ValueError, match="must not be negative"):
+        Settings(("A", "B"), round_limit_ms=-1).check()
+
+
+def test_matches_accepts_color_and_a_card_never_matches_itself():
+    """matches(): "color" is "colour"; no card matches itself on any feature face; on Hand
+    the center card is the one card to slap."""
+    assert matches("TX", "CA", "color") == matches("TX", "CA", "colour")
+    same_colour = next(c for c in load_cards().codes if c != "TX" and matches("TX", c, "colour"))
+    assert matches("TX", same_colour, "color")
+    for face in ("region", "land-mass", "population", "colour", "color", "two"):
+        assert not matches("TX", "TX", face), face
+    assert matches("TX", "TX", "hand") and not matches("TX", "CA", "hand")
+    with pytest.raises(ValueError, match="unknown die face"):
+        matches("TX", "CA", "shape")

@@ -95,7 +95,8 @@ class ExplorerMode(GameMode):
         self.selected = code
         self._show()
         if code:
-            self.status.emit(f"{self.states[code].name}: {len(self._neighbours(code))} neighbours")
+            n = len(self._neighbours(code))
+            self.status.emit(f"{self.states[code].name}: {n} {'neighbour' if n == 1 else 'neighbours'}")
 
     def _neighbours(self, code: str) -> list[str]:
         from stateside.geo.borders import load_borders   # derived on first use
@@ -161,6 +162,6 @@ class ExplorerMode(GameMode):
             "through California. Switch the rules with the box at the top.</p>"
             "<p>Zoom with the mouse wheel, a pinch or the + and - keys; 0 fits the map again; drag to "
             "pan.</p>"
-            "<p>Facts: 2020 Census populations, Census 2010 area measurements, Census regions; the "
-            "sources are listed in the app's data files (resources/data/SOURCES.md).</p>"
+            "<p>Facts: 2020 Census populations, Census 2010 area measurements and Census regions, "
+            "from the US Census Bureau; the map is the Census Bureau's cartographic boundary file.</p>"
         )

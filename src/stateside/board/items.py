@@ -126,12 +126,26 @@ class CalloutTab(QGraphicsItem):
     def __init__(self, state: StateItem, rect: QRectF):
         super().__init__()
         self.state = state
+        self.base_rect = QRectF(rect)
+        self.scale_factor = 1.0
         self.rect = rect
         self.setAcceptHoverEvents(True)
         self.setZValue(3)
         self.setToolTip(state.toolTip())
         # The leader runs from the tab's nearer side to the state's label point.
         self.leader_from = QPointF(rect.left(), rect.center().y())
+
+    def set_scale(self, factor: float) -> bool:
+        """Resize the tab about its centre to `factor` of its base size; True if it changed."""
+        if abs(factor - self.scale_factor) < 1e-9:
+            return False
+        self.prepareGeometryChange()
+        self.scale_factor = factor
+        b = self.base_rect
+        self.rect = QRectF(0, 0, b.width() * factor, b.height() * factor)
+        self.rect.moveCenter(b.center())
+        self.leader_from = QPointF(self.rect.left(), self.rect.center().y())
+        return True
 
     def boundingRect(self) -> QRectF:
         return self.rect.united(QRectF(self.state.label_at, self.leader_from).normalized()).adjusted(-3, -3, 3, 3)
@@ -144,10 +158,19 @@ class CalloutTab(QGraphicsItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         painter.setRenderHint(QPainter.Antialiasing)
         st = self.state
-        painter.setPen(QPen(QColor("#51606b"), 0.8))
+        k = self.scale_factor
+        painter.setPen(QPen(QColor("#51606b"), 0.8 * k))
         painter.drawLine(self.leader_from, st.label_at)
         painter.setBrush(QColor("#51606b"))
-        painter.drawEllipse(st.label_at, 1.6, 1.6)
+        painter.drawEllipse(st.label_at, 1.6 * k, 1.6 * k)
+        if k != 1.0:   # the box, its outline and its letters shrink together
+            painter.save()
+            c = self.rect.center()
+            painter.translate(c)
+            painter.scale(k, k)
+            painter.translate(-c)
+        rect = QRectF(self.base_rect)
+        rect.moveCenter(self.rect.center())
         if st.highlight is not None:
             pen = QPen(st.highlight, 3.0)
         elif st.hovered:
@@ -156,10 +179,12 @@ class CalloutTab(QGraphicsItem):
             pen = QPen(QColor("#7b8b96"), 1.0)
         painter.setPen(pen)
         painter.setBrush(st.current_fill())
-        painter.drawRoundedRect(self.rect, 4, 4)
+        painter.drawRoundedRect(rect, 4, 4)
         painter.setFont(TAB_FONT)
         painter.setPen(QColor("#8a8f94") if st.dimmed else LABEL)
-        painter.drawText(self.rect, Qt.AlignCenter, st.code)
+        painter.drawText(rect, Qt.AlignCenter, st.code)
+        if k != 1.0:
+            painter.restore()
 
     def hoverEnterEvent(self, event) -> None:
         self.state.set_hovered(True)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QGraphicsView,
     QLabel,
     QPinchGesture,
+    QToolTip,
 )
 
 from stateside.board.items import (
@@ -32,8 +33,10 @@ from stateside.board.items import (
 )
 from stateside.geo.atlas import Atlas, load_atlas
 
-# Small states drawn with a callout tab, north to south, as printed boards do.
-CALLOUT_STATES = ("VT", "NH", "MA", "RI", "CT", "NJ", "MD", "DE")
+# Small states drawn with a callout tab, as printed boards do: roughly north to south, in
+# the order in which no two leader lines cross (found once by trying every order; RI before
+# MA and DE before MD because their label points lie east of their neighbours').
+CALLOUT_STATES = ("VT", "NH", "RI", "CT", "MA", "NJ", "DE", "MD")
 TAB_W, TAB_H, TAB_GAP = 40.0, 32.0, 5.0
 TAB_LEFT = 972.0
 TAB_TOP = 150.0
@@ -300,6 +303,7 @@ class BoardView(QGraphicsView):
     def fit(self) -> None:
         self.resetTransform()
         self._zoom = 1.0
+        self._size_tabs()
         self.fitInView(self._map_rect, Qt.KeepAspectRatio)
 
     def resizeEvent(self, event) -> None:
@@ -322,6 +326,14 @@ class BoardView(QGraphicsView):
             return
         self._zoom = new
         self.scale(factor, factor)
+        self._size_tabs()
+
+    def _size_tabs(self) -> None:
+        """Tabs keep their size on screen when zoomed (instead of growing off the edge):
+        each shrinks about its own centre, so the anchors of tokens and paths stay put."""
+        for code, tab in self._tabs.items():
+            if tab.set_scale(1.0 / self._zoom) and self.tokens_on(code):
+                self._layout_tokens(code)
 
     def wheelEvent(self, event) -> None:
         steps = event.angleDelta().y() / 120
@@ -330,6 +342,8 @@ class BoardView(QGraphicsView):
         event.accept()
 
     def viewportEvent(self, event) -> bool:
+        if event.type() == QEvent.Leave:   # a state's tooltip must not outlive the pointer
+            QToolTip.hideText()
         if event.type() == QEvent.Gesture:
             pinch = event.gesture(Qt.PinchGesture)
             if isinstance(pinch, QPinchGesture):
@@ -341,6 +355,15 @@ class BoardView(QGraphicsView):
     def mousePressEvent(self, event) -> None:
         self._press_pos = event.position()
         super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        super().mouseMoveEvent(event)
+        # Qt keeps an item's tooltip up until the pointer has moved well away, even out over
+        # the sea: hide it as soon as the pointer is no longer on what it describes.
+        if QToolTip.isVisible():
+            here = next((i.toolTip() for i in self.items(event.position().toPoint()) if i.toolTip()), "")
+            if here != QToolTip.text():
+                QToolTip.hideText()
 
     def mouseReleaseEvent(self, event) -> None:
         super().mouseReleaseEvent(event)

@@ -16,10 +16,10 @@ import time
 from html import escape
 
 from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QIcon, QKeySequence, QPainter, QPen, QPixmap, QShortcut
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QKeySequence, QPainter, QPen, QPixmap, QShortcut
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame,
                                QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem,
-                               QPushButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget)
+                               QPushButton, QScrollArea, QSizePolicy, QSpinBox, QVBoxLayout, QWidget)
 
 from stateside.app.mode import AI_DELAY_MS, GameMode
 from stateside.engine.match import AI_PREFIX, HUMAN, Match, seat_rng_seed
@@ -31,7 +31,7 @@ from .maps import TITLES
 from .shapes import rotate_point, segment_at, tile_shape
 from .table import TableScene, TableView
 from .tile_art import SEAT_COLOURS, SEAT_NAMES, paint_follower, paint_tile, tile_paths, tile_transform
-from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD, SET_NAMES, load_tile_set
+from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD, SET_NAMES, TileType, load_tile_set, tile_by_id
 from .usa import Follow, Lay, Look, MapGame
 
 KINDS = {"human": "Person", "easy": "Computer (easy)", "hard": "Computer (hard)"}
@@ -50,7 +50,9 @@ def seat_icon(seats) -> QIcon:
     for i, seat in enumerate(seats):
         paint_follower(p, QPointF(6 + i * step, 10), 18, seat)
     p.end()
-    return QIcon(pix)
+    icon = QIcon(pix)
+    icon.addPixmap(pix, QIcon.Selected)     # keep the seat colours on a selected line
+    return icon
 
 
 class _Thinker(QObject):
@@ -80,7 +82,7 @@ class _Thinker(QObject):
 
 
 class HandWidget(QWidget):
-    """The tile in hand, as it will be placed; click or wheel to turn it. Once it is on the
+    """The tile in hand, as it will be placed; click it to turn it. Once it is on the
     table it also shows the free follower spots, large: point at one to see what it claims,
     click it to choose it (the same as on the table)."""
     turned = Signal(int)
@@ -102,9 +104,9 @@ class HandWidget(QWidget):
         self._tip()
 
     def _tip(self) -> None:
-        self.setToolTip("The placed tile: click a pale follower to put one there; R or the wheel turns the tile."
+        self.setToolTip("The placed tile: click a pale follower to put one there; R or the buttons turn the tile."
                         if self.spots else
-                        "The tile to place. Click it, press R or turn the mouse wheel to turn it.")
+                        "The tile to place. Click it, press R or use the buttons to turn it.")
 
     def show_tile(self, tile, rot: int, caption: str = "", seat: int = 0, spots=(), chosen=None,
                   hover=None) -> None:
@@ -185,9 +187,6 @@ class HandWidget(QWidget):
         if self.hover is not None:
             self.spotHovered.emit(None)
 
-    def wheelEvent(self, event) -> None:
-        self.turned.emit(-1 if event.angleDelta().y() > 0 else 1)
-
 
 class ScoreBoard(QWidget):
     """One row per seat: follower colour and number, name, score, followers at hand."""
@@ -204,6 +203,8 @@ class ScoreBoard(QWidget):
     def set_rows(self, rows, current: int, winners: list[int]) -> None:
         self.rows, self.current, self.winners = rows, current, winners
         self.setFixedHeight(self.ROW * max(1, len(rows)) + 4)
+        self.setToolTip("\n".join(f"{name}: {supply} of {total} followers at hand, {score} points"
+                                   for name, kind, score, supply, total in rows))
         self.update()
 
     def paintEvent(self, event) -> None:
@@ -224,18 +225,108 @@ class ScoreBoard(QWidget):
             p.setFont(f)
             label = name + (" \u2605" if i in self.winners else "")
             p.drawText(QRectF(34, top, w - 120, self.ROW / 2 + 2), Qt.AlignLeft | Qt.AlignBottom, label)
+            # The followers at hand, one small figure each (the rest are out on the table), so
+            # the supply reads at a glance; then who plays the seat.
+            step = min(10.0, 90.0 / max(1, total))
+            for k in range(supply):
+                paint_follower(p, QPointF(39 + k * step, top + self.ROW * 0.74), 10, i)
             small = QFont(self.font())
             small.setPointSizeF(max(7.0, self.font().pointSizeF() - 1.5))
             p.setFont(small)
             p.setPen(QColor("#6b6355"))
-            p.drawText(QRectF(34, top + self.ROW / 2, w - 120, self.ROW / 2 - 2), Qt.AlignLeft | Qt.AlignTop,
-                       f"{KINDS.get(kind, 'Computer')} \u00b7 {supply}/{total} followers")
+            left = 36 + total * step + 4
+            p.drawText(QRectF(left, top + self.ROW / 2, w - 44 - left, self.ROW / 2 - 2), Qt.AlignLeft | Qt.AlignTop,
+                       f"{supply} \u00b7 {KINDS.get(kind, 'Computer')}")
             big = QFont(self.font())
             big.setPointSizeF(self.font().pointSizeF() + 4)
             big.setBold(True)
             p.setFont(big)
             p.setPen(QColor("#222"))
             p.drawText(QRectF(w - 80, top, 72, self.ROW - 2), Qt.AlignRight | Qt.AlignVCenter, str(score))
+
+
+def unseen_tiles(g: Game) -> dict[int, int]:
+    """Tile index -> how many nobody has seen face up: the stack, and on the USA maps the
+    face-down tiles too (which of them someone looked at stays their secret)."""
+    unseen = dict(g.deck)
+    for t in getattr(g, "covert", {}).values():
+        if t is not None:
+            unseen[t] = unseen.get(t, 0) + 1
+    return unseen
+
+
+class TileCountsWidget(QWidget):
+    """Every tile type of the game, drawn small, with how many are still to come."""
+    CELL, GAP, LINE = 44, 8, 16
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.entries: list[tuple[TileType, int]] = []
+
+    def set_counts(self, entries: list[tuple[TileType, int]]) -> None:
+        self.entries = entries
+        cols = self.columns()
+        rows = (len(entries) + cols - 1) // cols
+        self.setMinimumHeight(rows * (self.CELL + self.LINE + self.GAP) + self.GAP)
+        self.update()
+
+    def columns(self) -> int:
+        return max(1, (self.width() - self.GAP) // (self.CELL + self.GAP))
+
+    def resizeEvent(self, event) -> None:
+        self.set_counts(self.entries)
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        cols = self.columns()
+        for k, (tile, n) in enumerate(self.entries):
+            x = self.GAP + (k % cols) * (self.CELL + self.GAP)
+            y = self.GAP + (k // cols) * (self.CELL + self.LINE + self.GAP)
+            p.setOpacity(1.0 if n else 0.25)       # none left: faded, still there to compare
+            paint_tile(p, tile, 0, QRectF(x, y, self.CELL, self.CELL))
+            p.setOpacity(1.0)
+            p.setPen(QColor("#222" if n else "#9a927f"))
+            p.drawText(QRectF(x - 4, y + self.CELL, self.CELL + 8, self.LINE), Qt.AlignCenter, f"×{n}")
+
+
+class TilesLeftDialog(QDialog):
+    """The "Tiles to come" button (T): the remaining tiles by type, kept up to date."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Tiles to come")
+        self.resize(470, 560)
+        lay = QVBoxLayout(self)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        lay.addWidget(self.summary)
+        self.counts = TileCountsWidget()
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.counts)
+        lay.addWidget(scroll, 1)
+
+    def show_game(self, g: Game) -> None:
+        by_id = tile_by_id()
+        unseen = unseen_tiles(g)
+        kinds = sorted({by_id[t.id].index for name in g.conf.sets for t in load_tile_set(name).tiles})
+        entries = [(g.tiles[i], unseen.get(i, 0)) for i in kinds]
+        self.counts.set_counts(entries)
+        total = sum(unseen.values())
+        where = " (the stack and the face-down tiles)" if hasattr(g, "covert") else ""
+        self.summary.setText(f"{total} tile{'s' * (total != 1)} not seen yet{where}, by type; "
+                             f"{sum(1 for _, n in entries if n)} of {len(entries)} types still to come.")
+
+
+AUTO_NAMES = {"", "You", "Computer"}
+
+
+def default_name(seat: int, kind: str) -> str:
+    """The name a seat gets until someone types one."""
+    if kind == HUMAN:
+        return "You" if seat == 0 else f"Player {seat + 1}"
+    return "Computer" if seat == 1 else f"Computer {seat + 1}"
 
 
 class SetupDialog(QDialog):
@@ -250,7 +341,7 @@ class SetupDialog(QDialog):
         grid.addWidget(QLabel("<b>Name</b>"), 0, 1)
         grid.addWidget(QLabel("<b>Played by</b>"), 0, 2)
         self.rows = []
-        defaults = seats + [{"name": f"Player {i + 1}", "kind": "easy"} for i in range(len(seats), 5)]
+        defaults = seats + [{"name": default_name(i, "easy"), "kind": "easy"} for i in range(len(seats), 5)]
         for i in range(5):
             on = QCheckBox(f"{i + 1} ({SEAT_NAMES[i]})")
             on.setChecked(i < len(seats))
@@ -263,6 +354,7 @@ class SetupDialog(QDialog):
             for w in (name, kind):
                 w.setEnabled(on.isChecked())
                 on.toggled.connect(w.setEnabled)
+            kind.currentIndexChanged.connect(lambda index, i=i, name=name: self._kind_changed(i, name, index))
             grid.addWidget(on, i + 1, 0)
             grid.addWidget(name, i + 1, 1)
             grid.addWidget(kind, i + 1, 2)
@@ -312,9 +404,21 @@ class SetupDialog(QDialog):
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
 
+    @staticmethod
+    def _kind_changed(i: int, name: QLineEdit, index: int) -> None:
+        """A name left at its default follows the seat: a computer is never called "You"."""
+        if name.text().strip() in AUTO_NAMES | {f"Player {i + 1}", f"Computer {i + 1}"}:
+            name.setText(default_name(i, KIND_KEYS[index]))
+
     def choice(self) -> tuple[Setup, list[dict]]:
-        seats = [{"name": name.text().strip() or f"Player {i + 1}", "kind": KIND_KEYS[kind.currentIndex()]}
-                 for i, (on, name, kind) in enumerate(self.rows) if on.isChecked()]
+        seats = []
+        for i, (on, name, kind) in enumerate(self.rows):
+            if on.isChecked():
+                key = KIND_KEYS[kind.currentIndex()]
+                text = name.text().strip()
+                if not text or (key != HUMAN and text == "You"):
+                    text = default_name(i, key)
+                seats.append({"name": text, "kind": key})
         variant = self.variant.currentData()
         sets = [n for n in SET_NAMES if self.sets[n].isChecked()] if variant == "table" else list(SET_NAMES)
         setup = Setup(players=[s["name"] for s in seats], followers=self.followers.value(), sets=sets,
@@ -361,7 +465,6 @@ class CarcassonneMode(GameMode):
         self.view = TableView(self.scene, self)
         self.view.squareHovered.connect(self._hovered)
         self.view.squareClicked.connect(self._clicked)
-        self.view.wheelTurned.connect(self.turn_tile)
 
         panel = QFrame(self)
         panel.setObjectName("sidePanel")
@@ -386,7 +489,7 @@ class CarcassonneMode(GameMode):
         self.btn_left.setToolTip("Turn the tile counter-clockwise (Shift+R)")
         self.btn_left.clicked.connect(lambda: self.turn_tile(-1))
         self.btn_right = QPushButton("Turn right \u27f3")
-        self.btn_right.setToolTip("Turn the tile clockwise (R, or the mouse wheel over the table)")
+        self.btn_right.setToolTip("Turn the tile clockwise (R)")
         self.btn_right.clicked.connect(lambda: self.turn_tile(1))
         self.tiles_label = QLabel()
         self.tiles_label.setStyleSheet("color: #6b6355;")
@@ -394,6 +497,11 @@ class CarcassonneMode(GameMode):
         turn_col.addWidget(self.btn_left)
         turn_col.addWidget(self.btn_right)
         turn_col.addWidget(self.tiles_label)
+        self.btn_tiles = QPushButton("Tiles to come…")
+        self.btn_tiles.setToolTip("The tiles not drawn yet, by type (T)")
+        self.btn_tiles.clicked.connect(self.show_tiles_left)
+        turn_col.addWidget(self.btn_tiles)
+        self.tiles_dialog: TilesLeftDialog | None = None
         turn_col.addStretch(1)
         hand_row.addLayout(turn_col)
         side.addLayout(hand_row)
@@ -440,13 +548,15 @@ class CarcassonneMode(GameMode):
         self.log.setToolTip("Click an entry to see the feature on the table")
         self.log.itemClicked.connect(self._log_clicked)
         self.log.setStyleSheet("QListWidget { background: #fffdf6; border: 1px solid #e2dccd; }"
-                               "QListWidget::item { padding: 3px 0px; border-bottom: 1px solid #efe9da; }")
+                               "QListWidget::item { padding: 3px 0px; border-bottom: 1px solid #efe9da; }"
+                               # the style's white selected text was invisible on the pale background
+                               "QListWidget::item:selected { background: #ffe8a3; color: #1d1d1d; }")
         side.addWidget(self.log, 1)
         bottom = QHBoxLayout()
         self.btn_new = QPushButton("New game\u2026")
         self.btn_new.clicked.connect(self.new_game)
         self.btn_fit = QPushButton("Show whole table")
-        self.btn_fit.setToolTip("Fit the table in view (F). Drag to move it, Ctrl+wheel or +/- to zoom.")
+        self.btn_fit.setToolTip("Fit the table in view (F). Drag to move it, the mouse wheel or +/- to zoom.")
         self.btn_fit.clicked.connect(self._fit_view)
         bottom.addWidget(self.btn_new)
         bottom.addWidget(self.btn_fit)
@@ -463,7 +573,7 @@ class CarcassonneMode(GameMode):
                            ("Return", self.confirm_turn), ("Enter", self.confirm_turn),
                            ("Backspace", self.take_back), ("Escape", self.take_back),
                            ("Space", self.cycle_follower),
-                           ("F", self._fit_view),
+                           ("F", self._fit_view), ("T", self.show_tiles_left),
                            ("+", lambda: self._zoom(1.2)), ("-", lambda: self._zoom(1 / 1.2))):
             sc = QShortcut(QKeySequence(keys), self)
             sc.setContext(Qt.WidgetWithChildrenShortcut)
@@ -574,7 +684,7 @@ class CarcassonneMode(GameMode):
             self.status.emit(self.turn_label.text() + ". Game \u2192 New game starts another.")
         elif self._human_to_move():
             self.status.emit(f"{g.names[g.current]} to play: click a gold square to place the tile "
-                             "(R or the wheel turns it). Help \u2192 Rules explains the game.")
+                             "(R or the buttons turn it). Help \u2192 Rules explains the game.")
         else:
             self.status.emit(f"{g.names[g.current]} (the computer) is playing.")
 
@@ -976,6 +1086,18 @@ class CarcassonneMode(GameMode):
         self.btn_back.setEnabled(human and self.pending is not None)
         rows = [(names[i], self.seats[i]["kind"], g.points[i], g.supply[i], g.conf.followers) for i in range(g.n)]
         self.scoreboard.set_rows(rows, -1 if g.finished else g.current, g.winners() if g.finished else [])
+        self._update_tiles_left()
+
+    def show_tiles_left(self) -> None:
+        if self.tiles_dialog is None:
+            self.tiles_dialog = TilesLeftDialog(self)
+        self.tiles_dialog.show_game(self.game)
+        self.tiles_dialog.show()
+        self.tiles_dialog.raise_()
+
+    def _update_tiles_left(self) -> None:
+        if self.tiles_dialog is not None and self.tiles_dialog.isVisible():
+            self.tiles_dialog.show_game(self.game)
 
     def _set_hint(self) -> None:
         """The line that tells the person what to do now (or what the computer is doing)."""
@@ -996,7 +1118,7 @@ class CarcassonneMode(GameMode):
                 self.hint.setText(f"{who} places the tile framed in gold, without a follower.")
         elif self.pending is None:
             self.hint.setText("Click a highlighted square to place the tile. Solid gold: it fits turned as "
-                              "shown; dashed: it fits turned another way. Turn it with R, the wheel or the buttons.")
+                              "shown; dashed: it fits turned another way. Turn it with R or the buttons.")
         elif self.hover_seg is not None and self.hover_seg != self.chosen:
             note = self.feature_note(self.hover_seg)[0]
             self.hint.setText(f"This spot claims {note} Click to put your follower there.")
@@ -1024,13 +1146,24 @@ class CarcassonneMode(GameMode):
         for e in g.events:
             for seat in e.seats:
                 per[seat][e.kind] += e.points
+        # Kinds down, players across: five players fit the panel, where eight kinds did not
+        # (the Total column was cut off). When the names do not fit their columns, the heads
+        # are the seat numbers, as on the followers in the scores below.
+        fm = self.hint.fontMetrics()
+        label_w = max(fm.horizontalAdvance(w) for _, w in kinds + [("", "Total")]) + 8
+        col_w = (PANEL_WIDTH - 24 - 16 - label_w) // g.n - 6     # panel and hint margins, cell padding
+        bold = QFont(self.hint.font())
+        bold.setBold(True)
+        fits = all(QFontMetrics(bold).horizontalAdvance(name) <= col_w for name in g.names)
         cell = "<td align='right' style='padding: 0 3px'>{}</td>"
-        rows = ["<tr><td></td>" + "".join(cell.format(f"<i>{w}</i>") for _, w in kinds)
-                + cell.format("<i>Total</i>") + "</tr>"]
-        for i in range(g.n):
-            rows.append(f"<tr><td>{escape(g.names[i])}</td>"
-                        + "".join(cell.format(per[i][k]) for k, _ in kinds)
-                        + cell.format(f"<b>{g.points[i]}</b>") + "</tr>")
+        head = "".join(cell.format(f"<span style='color:{QColor(SEAT_COLOURS[i]).darker(130).name()}'><b>"
+                                   f"{escape(g.names[i]) if fits else i + 1}</b></span>")
+                       for i in range(g.n))
+        rows = ["<tr><td></td>" + head + "</tr>"]
+        for k, w in kinds:
+            rows.append(f"<tr><td><i>{w}</i></td>" + "".join(cell.format(per[i][k]) for i in range(g.n)) + "</tr>")
+        rows.append("<tr><td><b>Total</b></td>" + "".join(cell.format(f"<b>{g.points[i]}</b>") for i in range(g.n))
+                    + "</tr>")
         return "<table cellspacing='0'>" + "".join(rows) + "</table>"
 
     def _log_event(self, e: ScoreEvent) -> None:
@@ -1187,6 +1320,7 @@ class CarcassonneMode(GameMode):
         self.btn_peek.setEnabled(human and any(g.current in k for k in g.known.values()))
         rows = [(names[i], self.seats[i]["kind"], g.points[i], g.supply[i], g.conf.followers) for i in range(g.n)]
         self.scoreboard.set_rows(rows, -1 if g.finished else g.current, g.winners() if g.finished else [])
+        self._update_tiles_left()
 
     def _map_hint(self, human: bool) -> str:
         g = self.game
@@ -1195,7 +1329,7 @@ class CarcassonneMode(GameMode):
             return f"{who} is playing…"
         if g.step == "lay":
             return ("Click a gold square to lay the tile (solid: it fits turned as shown; dashed: turned another "
-                    "way; R or the wheel turns it). A town gives its chip and a secret look; a tile next to a "
+                    "way; R or the buttons turn it). A town gives its chip and a secret look; a tile next to a "
                     "face-down tile flips it: +2 if it fits, -2 if not.")
         if g.step == "look":
             colour, letter = g.look_colour, OUTLINE[g.look_colour][1]
@@ -1223,7 +1357,8 @@ to score roads, cities, cloisters and fields. The highest score when the tiles r
 <li><b>Place the tile in hand.</b> It must touch a tile on the table along an edge, and every edge
 it touches must continue what is there: city to city, road to road, field to field. Gold squares
 show where it fits as it is turned now, dashed ones where it fits turned another way. Turn it with
-<b>R</b> (Shift+R the other way), the mouse wheel over the table, the buttons, or by clicking it.
+<b>R</b> (Shift+R the other way), the buttons, or by clicking it. The mouse wheel zooms, as
+everywhere else in Stateside.
 A tile that fits nowhere is put out of the game and another one is drawn.</li>
 <li><b>Put a follower on it, if you like.</b> Pale followers mark the features of the new tile that
 may take one: a road, a city, a cloister, or a field (a farmer lies down). Point at one to see the
@@ -1259,19 +1394,20 @@ takes its goods; the most of each kind scores 10 at the end). The big follower, 
 pig are not part of this version.</p>
 <h3>Keys</h3>
 <table cellspacing="0" cellpadding="2">
-<tr><td><b>R</b> / <b>Shift+R</b>, mouse wheel</td><td>turn the tile clockwise / the other way</td></tr>
+<tr><td><b>R</b> / <b>Shift+R</b></td><td>turn the tile clockwise / the other way</td></tr>
 <tr><td><b>Space</b></td><td>step the follower through the free spots of the placed tile</td></tr>
 <tr><td><b>Enter</b></td><td>end the turn</td></tr>
 <tr><td><b>Backspace</b>, <b>Esc</b></td><td>take the placed tile back (before the turn ends)</td></tr>
 <tr><td><b>Ctrl+Z</b></td><td>the same; with no tile placed, take back your last move while nobody else
 has moved since</td></tr>
 <tr><td><b>F</b></td><td>show the whole table</td></tr>
-<tr><td><b>+</b> / <b>-</b>, Ctrl+wheel</td><td>zoom in / out; drag to move the table</td></tr>
+<tr><td><b>T</b></td><td>the tiles still to come, by type</td></tr>
+<tr><td><b>+</b> / <b>-</b>, mouse wheel</td><td>zoom in / out; drag to move the table</td></tr>
 </table>
 <h3>Seats and the table</h3>
 <p>Two to five seats, each a person or the computer (easy or hard); people share the screen and take
 their turns in order. Nothing in this game is hidden, so there is no hand-over screen. Drag the table
-to move it, zoom with Ctrl+wheel or +/-, press F to see it all. Click a scoring line to see that
+to move it, zoom with the mouse wheel or +/-, press F to see it all. Click a scoring line to see that
 feature on the table. The tile placed last is framed in its player's colour, and the computer's
 tile stays on view, framed in gold with its follower, for a moment before its turn ends.</p>
 <p><i>Our design:</i> the tile drawings, symbols and follower figures are Stateside's own; the tile

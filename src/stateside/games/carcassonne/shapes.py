@@ -79,7 +79,7 @@ def _wall(a: int, b: int, depth: float, lean: float, wide: bool = False) -> list
     return _quad(pa, _towards(CENTRE, CORNER[(a + 1) % 4 if wide else (a - 1) % 4], lean), pb)
 
 
-def _city_polygon(edges: tuple[int, ...], via: int | None, crowded: bool) -> Polygon:
+def _city_polygon(edges: tuple[int, ...], via: int | None, crowded: bool, nested: bool = False) -> Polygon:
     es = set(edges)
     if len(es) == 4:
         return box(0, 0, 1, 1)
@@ -104,10 +104,12 @@ def _city_polygon(edges: tuple[int, ...], via: int | None, crowded: bool) -> Pol
         to_corner = (nxt - 1) % 4
         # How deep a wall arc reaches into the tile: caps stay shallow when they share
         # the tile; the field beside a band or a three-sided city gets a fair share.
+        # `nested`: a cap inside the arc of a band across the tile (Traders & Builders): at
+        # 0.13 the cap was a sliver that read as field, so the band narrows to give it room.
         if len(es) == 1:
-            depth = 0.13 if crowded else 0.26
+            depth = 0.21 if nested else 0.13 if crowded else 0.26
         else:
-            depth = 0.3
+            depth = 0.37 if nested else 0.3
         if via is not None and via not in (last_corner, to_corner):
             pts.extend(_wall(last_corner, via, 0.2, 0.3)[1:-1])
             pts.append(CORNER[via])
@@ -162,8 +164,11 @@ def _label(area, avoid: list[XY], radius: float = 0.12) -> XY:
 def tile_shape(tile: TileType) -> TileShape:
     segs = tile.segments
     n_cities = sum(1 for s in segs if s.kind == K_CITY)
+    band = any(s.kind == K_CITY and len(s.edges) == 2 and (s.edges[0] - s.edges[1]) % 2 == 0 for s in segs)
+    cap = any(s.kind == K_CITY and len(s.edges) == 1 for s in segs)
     cities: dict[int, Polygon] = {
-        i: _city_polygon(s.edges, s.wall_via, crowded=n_cities > 1) for i, s in enumerate(segs) if s.kind == K_CITY}
+        i: _city_polygon(s.edges, s.wall_via, crowded=n_cities > 1, nested=band and cap)
+        for i, s in enumerate(segs) if s.kind == K_CITY}
     roads = {i: _road_line(tile, i, cities) for i, s in enumerate(segs) if s.kind == K_ROAD}
     stubs = []
     for d in tile.stubs:

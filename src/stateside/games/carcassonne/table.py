@@ -9,7 +9,7 @@ another scene (for instance a layer of the shared map, aligned with its grid).
 from __future__ import annotations
 
 import shiboken6
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView
 
@@ -174,6 +174,17 @@ class TableLayer:
             item.setZValue(45)
             item.setAcceptedMouseButtons(Qt.NoButton)
             self.spots.append(item)
+        # Zoomed out, the least on-screen size made neighbouring spots overlap: shrink them
+        # all until every pair keeps clear of each other.
+        fit = 1.0
+        for i, a in enumerate(self.spots):
+            for b in self.spots[i + 1:]:
+                d = QLineF(a.pos(), b.pos()).length()
+                fit = min(fit, 0.97 * d / (a.radius() + b.radius()))
+        if fit < 1.0:
+            for item in self.spots:
+                item.prepareGeometryChange()
+                item.size *= fit
 
     def hide_pending(self) -> None:
         self.pending.hide()
@@ -278,11 +289,10 @@ class TableScene(QGraphicsScene):
 
 
 class TableView(QGraphicsView):
-    """Our open-table view: pan by dragging, zoom with Ctrl+wheel or +/-, and report
-    hovers, clicks and plain wheel turns (used to turn the tile in hand)."""
+    """Our open-table view: pan by dragging, zoom with the wheel or +/-, and report
+    hovers and clicks."""
     squareHovered = Signal(int, int, QPointF)   # square and scene point; (-9999, -9999) when left
     squareClicked = Signal(int, int, QPointF)
-    wheelTurned = Signal(int)                   # +1 clockwise, -1 counter-clockwise
 
     def __init__(self, scene: TableScene, parent=None):
         super().__init__(scene, parent)
@@ -297,7 +307,6 @@ class TableView(QGraphicsView):
         self.setMinimumSize(360, 300)
         self._press = None
         self._dragging = False
-        self._wheel_acc = 0
         self._auto_fit = True      # keep fitting the table until the person zooms or pans
         self._extra = ()
 
@@ -382,15 +391,9 @@ class TableView(QGraphicsView):
         super().leaveEvent(event)
 
     def wheelEvent(self, event) -> None:
-        dy = event.angleDelta().y()
-        if event.modifiers() & Qt.ControlModifier:
-            self.zoom_by(1.15 if dy > 0 else 1 / 1.15)
-            return
-        # One notch (120) turns the tile once; touchpads send smaller steps.
-        self._wheel_acc += dy
-        while abs(self._wheel_acc) >= 120:
-            step = -1 if self._wheel_acc > 0 else 1
-            self._wheel_acc += 120 * step
-            self.wheelTurned.emit(step)
+        # The wheel zooms, as on every other board of the app; R and the buttons turn the tile.
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.zoom_by(1.15 ** steps)
         event.accept()
 

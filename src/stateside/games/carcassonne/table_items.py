@@ -44,6 +44,10 @@ class FollowerItem(QGraphicsItem):
         self.seat, self.size, self.lying, self.ghost = seat, size, lying, ghost
         self.setAcceptedMouseButtons(Qt.NoButton)
 
+    def radius(self) -> float:
+        """How far from its centre the drawing reaches: the halo of a free spot, else the figure."""
+        return self.size * (0.58 if self.ghost else 0.47)
+
     def boundingRect(self) -> QRectF:
         s = self.size * 0.62
         return QRectF(-s, -s, 2 * s, 2 * s)

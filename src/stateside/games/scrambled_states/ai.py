@@ -54,6 +54,9 @@ class Level:
 
 
 LEVELS = {
+    # Slower than a first-time player (a first game is typically 3-4 s a round; see
+    # SOURCES.md): a newcomer takes most cards from it while learning to read them.
+    "beginner": Level("beginner", 2500, 5000, 15000, 0.40, 0.12),
     "easy": Level("easy", 1300, 2600, 9000, 0.45, 0.10),
     "medium": Level("medium", 1000, 1700, 6000, 0.40, 0.06),
     "hard": Level("hard", 800, 1200, 4000, 0.35, 0.03),
@@ -176,7 +179,7 @@ class ComputerPlayer(Player):
 
 
 def make_player(level: str, seat: int, rng: random.Random) -> ComputerPlayer:
-    """A computer player of a level (easy, medium, hard), or a simulated person (slow,
+    """A computer player of a level (beginner, easy, medium, hard), or a simulated person (slow,
     casual, quick) to measure how the levels fare against people in self-play."""
     if level in LEVELS:
         return ComputerPlayer(seat, LEVELS[level], rng)

@@ -16,7 +16,7 @@ import random
 from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QButtonGroup, QGraphicsPathItem, QGraphicsSimpleTextItem, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
+    QButtonGroup, QCheckBox, QGraphicsPathItem, QGraphicsSimpleTextItem, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
     QListWidget, QPushButton, QRadioButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget,
 )
 
@@ -33,17 +33,15 @@ from stateside.games.scrambled_states.rules import (
     FACE_NAMES, FACE_UP, ScrambledStates, Settings, buzz, no_match, slap,
 )
 
+DEFAULT_LEVEL = "beginner"   # a first game: slower than a first-time player (SOURCES.md)
 COMPUTER_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eli")
 BUZZER_KEYS = (Qt.Key_A, Qt.Key_L)          # party play: player 1, player 2
 BUZZER_LABELS = ("A", "L")
 DIE_LABELS = {"two": "Any two"}
 LEGEND = (
-    "How to read a card:",
-    "\u2022 Region: the frame colour, named in the bottom band.",
-    "\u2022 Land mass: the brown island, 4 sizes (dashed = largest).",
-    "\u2022 Population: 1 to 5 people.",
-    "\u2022 State colour: the state's shape (with a pattern per colour).",
-    "Hover a card or a state for its features in words. Help > Rules for more.",
+    "<b>Reading a card:</b> frame and bottom band = region; brown bars = land mass (1-4); "
+    "people = population (1-5); the state's shape = state colour (with a pattern). "
+    "<span style='color:#666'>Hover a card for it in words.</span>"
 )
 FLASH_MS = 1400
 # A won card stays in view this long (on the table, on the map or as the center card),
@@ -276,12 +274,14 @@ class SetupDialog(QDialog):
             group.addButton(b)
         (self.party if current.get("party") else self.solo).setChecked(True)
         self.computers = QSpinBox()
+        self.practice = QCheckBox("Practice: untimed rounds (a round waits until someone wins it)")
+        self.practice.setChecked(bool(current.get("practice")))
         self.level = QComboBox()
         for name, lv in LEVELS.items():
             low, high = lv.usual_range()
             self.level.addItem(f"{name.capitalize()} (usually slaps in {low:.1f}-{high:.1f} s)", name)
-        self.level.addItem("Mixed (easy, medium, hard...)", "mixed")
-        self.level.setCurrentIndex(max(0, self.level.findData(current.get("level", "easy"))))
+        self.level.addItem("Mixed (beginner, easy, medium...)", "mixed")
+        self.level.setCurrentIndex(max(0, self.level.findData(current.get("level", DEFAULT_LEVEL))))
         self.target = QSpinBox()
         self.target.setRange(3, 20)
         self.target.setValue(current.get("target", 10))
@@ -292,6 +292,10 @@ class SetupDialog(QDialog):
         form.addRow("Computer opponents:", self.computers)
         form.addRow("Computer level:", self.level)
         form.addRow("Cards to win:", self.target)
+        form.addRow(self.practice)
+        self.untimed_note = QLabel("Rounds of people only are untimed.")
+        self.untimed_note.setStyleSheet("color:#555")
+        form.addRow(self.untimed_note)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -299,9 +303,16 @@ class SetupDialog(QDialog):
         lay.addLayout(form)
         lay.addWidget(buttons)
         self.solo.toggled.connect(self._limits)
-        self.computers.valueChanged.connect(lambda n: self.level.setEnabled(n > 0))
+        self.computers.valueChanged.connect(self._people_only)
         self._limits()
-        self.computers.setValue(current.get("computers", 2))
+        self.computers.setValue(current.get("computers", 1))
+        self._people_only()
+
+    def _people_only(self) -> None:
+        people_only = self.computers.value() == 0
+        self.level.setEnabled(not people_only)
+        self.practice.setEnabled(not people_only)   # a game of people only is untimed anyway
+        self.untimed_note.setVisible(people_only)
 
     def _limits(self) -> None:
         if self.solo.isChecked():
@@ -311,24 +322,29 @@ class SetupDialog(QDialog):
 
     def choice(self) -> dict:
         return {"party": self.party.isChecked(), "computers": self.computers.value(),
-                "level": self.level.currentData(), "target": self.target.value()}
+                "level": self.level.currentData(), "target": self.target.value(),
+                "practice": self.practice.isChecked()}
 
 
 def build_match(choice: dict, seed: int) -> Match:
     """A new match for a setup choice: people first, then the computers."""
     levels = list(LEVELS)
+    computers = choice.get("computers", 1)
     if choice.get("party"):
         names, seats = [f"Player {i + 1} ({BUZZER_LABELS[i]})" for i in range(2)], ["human", "human"]
     else:
         names, seats = ["You"], ["human"]
-    for i in range(choice.get("computers", 1)):
-        level = choice.get("level", "easy")
+    for i in range(computers):
+        level = choice.get("level", DEFAULT_LEVEL)
         if level == "mixed":
             level = levels[i % len(levels)]
         names.append(f"{COMPUTER_NAMES[i]} ({level})")
         seats.append(f"ai:{level}")
+    # Practice, and a game of people only (nobody to race but each other), has untimed rounds.
+    untimed = choice.get("practice") or computers == 0
     settings = Settings(tuple(names), target=choice.get("target", 10),
-                        buzzer_seats=(0, 1) if choice.get("party") else ())
+                        buzzer_seats=(0, 1) if choice.get("party") else (),
+                        round_limit_ms=0 if untimed else Settings(()).round_limit_ms)
     return Match(ScrambledStates, seats, seed, settings.to_setup())
 
 
@@ -341,7 +357,7 @@ class ScrambledStatesMode(GameMode):
         super().__init__(board, parent)
         self.cards = load_cards()
         self.match: Match | None = None
-        self.choice = {"party": False, "computers": 2, "level": "easy", "target": 10}
+        self.choice = {"party": False, "computers": 1, "level": DEFAULT_LEVEL, "target": 10, "practice": False}
         self.seen = 0          # log entries whose events the view has shown
         self.started = False
         self.running = False
@@ -417,6 +433,17 @@ class ScrambledStatesMode(GameMode):
         self.scoreboard.setAlignment(Qt.AlignTop | Qt.AlignLeft)
         side.addWidget(self.scoreboard)
 
+        # The card legend stays put; the log below it holds only what happened.
+        self.legend = QLabel(LEGEND)
+        self.legend.setObjectName("cardLegend")
+        self.legend.setWordWrap(True)
+        self.legend.setTextFormat(Qt.RichText)
+        self.legend.setStyleSheet("font-size:11px; background:#f4f1ea; border:1px solid #ddd6c8;"
+                                  " border-radius:4px; padding:4px")
+        side.addWidget(self.legend)
+        self.log_title = QLabel("<b>Rounds</b> (newest first)")
+        self.log_title.setStyleSheet("font-size:11px")
+        side.addWidget(self.log_title)
         self.log = QListWidget()
         self.log.setFocusPolicy(Qt.NoFocus)
         self.log.setWordWrap(True)
@@ -510,10 +537,9 @@ class ScrambledStatesMode(GameMode):
         how = (f"Party game: to slap, {keys} to buzz, then clicks a card within "
                f"{settings.buzz_window_ms / 1000:g} s." if party else
                "Click a matching state on the map or its card below; Space for No Match.")
-        self._set_banner("info", f"First to {settings.target} cards wins. {how} Press Start when ready.")
+        untimed = " Rounds are untimed." if not settings.round_limit_ms else ""
+        self._set_banner("info", f"First to {settings.target} cards wins.{untimed} {how} Press Start when ready.")
         self.status.emit(f"New game of Scrambled States: first to {settings.target} cards wins.")
-        for line in LEGEND:
-            self.log.addItem(line)
         self._update()
         self.changed.emit()
 
@@ -560,7 +586,9 @@ class ScrambledStatesMode(GameMode):
         s = Settings(())   # the default options
         levels = ", ".join(f"{name} usually {lo:.1f}&ndash;{hi:.1f} s (never under {lv.min_ms / 1000:g} s)"
                            for name, lv in LEVELS.items() for lo, hi in [lv.usual_range()])
+        lo, hi = LEVELS["beginner"].usual_range()
         return HELP_HTML.format(tie_ms=s.tie_window_ms, limit_s=s.round_limit_ms // 1000, levels=levels,
+                                beginner_s=f"{lo:.1f}&ndash;{hi:.1f} s",
                                 buzz_s=f"{s.buzz_window_ms / 1000:g}")
 
     # ---------------------------------------------------------------- who acts
@@ -917,9 +945,8 @@ Every card shows four things:</p>
 <li><b>Region</b> &ndash; the colour of the card's frame, with the region's name in the bottom band:
 Midwest (purple), New England (dark navy), South Central (orange), Mid-Atlantic (green),
 Mountain (yellow), Southeast (teal), Pacific (red). On the map the outline has the same colour.</li>
-<li><b>Land mass</b> &ndash; a brown island in one of four sizes: under 20,000 square miles, 20,000&ndash;49,999,
-50,000&ndash;99,999, and 100,000 or more (Census total area, land and water). The dashed outline is the
-largest size, so you can compare at a glance.</li>
+<li><b>Land mass</b> &ndash; 1 to 4 brown bars (the bars a larger state would have are dashed): under 20,000 square miles, 20,000&ndash;49,999,
+50,000&ndash;99,999, and 100,000 or more (Census total area, land and water): more bars, more land.</li>
 <li><b>Population</b> &ndash; 1 to 5 people: under 1 million, 1&ndash;1.9 million, 2&ndash;4.9 million,
 5&ndash;9.9 million, 10 million or more (2020 Census).</li>
 <li><b>State colour</b> &ndash; the colour of the state's shape on the card (and on the map), with a pattern
@@ -950,7 +977,7 @@ cards. The empty places are filled with the center card and the next card of the
 the Potomac, so Delaware and Maryland are Mid-Atlantic), the colours are a map colouring in which
 neighbouring states never share a colour, and land mass and population are worked out from the official
 figures. Where the printed rules say nothing, we decided: a round that nobody wins (everybody slipped, or
-{limit_s} seconds pass) is dropped and its card stays under the center pile; when the draw pile runs out, whoever
+{limit_s} seconds pass; rounds of a practice game or of a game of people only have no time limit) is dropped and its card stays under the center pile; when the draw pile runs out, whoever
 has the most cards wins (equal counts share the win).</p>
 <h3>Computer players</h3>
 <p>Each level has its own reaction time: {levels} on an ordinary round (quicker on Hand, slower on
@@ -963,7 +990,12 @@ the 1&ndash;3 seconds a person typically needs and each other. In simulated game
 usually needs about 1.8 s, <b>easy</b> loses nearly every game but still takes about one card in five,
 <b>medium</b> is a real contest (the person wins about two games in three), and <b>hard</b> wins most
 games while the person still takes about a third of the cards; a quick player (about 1.2 s) beats hard
-more often than not. Start with easy and move up when you win comfortably.</p>
+more often than not.</p>
+<p><b>Beginner</b>, the level a new game starts with, is slower than a first-time player: it usually needs
+{beginner_s} a round, where a newcomer needs about 3 seconds (our estimate from studies of how fast people search
+a display for a target, written down with its sources beside the card data). Start with one beginner computer, move up to easy when you win
+comfortably. <b>Practice</b> (under <i>New game</i>) makes every round untimed: no round is dropped for time,
+so you can study the cards; the computers still play at their level.</p>
 <h3>Party play</h3>
 <p>Two people share the keyboard: player 1 buzzes with <b>A</b>, player 2 with <b>L</b>. The first to buzz then
 has {buzz_s} seconds to click a card, the center card, or No Match; running out of time counts as a slip slap. Computer opponents can

@@ -2,8 +2,8 @@
 
 A card: a frame in its region's border colour with the region's name in the bottom
 band (so the region reads without colour vision too), the state's name, its shape
-filled with the state colour and that colour's pattern, the land-mass icon (an
-island drawn at one of four sizes inside the outline of the largest) and 1-5 people.
+filled with the state colour and that colour's pattern, the land-mass icon (1-4 rising
+bars filled, the rest outlined) and 1-5 people.
 """
 from __future__ import annotations
 
@@ -30,10 +30,7 @@ PATTERN_STYLE = {
     "diagonal": Qt.BDiagPattern,
     "crosshatch": Qt.DiagCrossPattern,
 }
-LAND_SCALE = {1: 0.34, 2: 0.55, 3: 0.77, 4: 1.0}
-# An island outline in a unit box, our own drawing.
-ISLAND = [(0.10, 0.55), (0.18, 0.28), (0.38, 0.12), (0.55, 0.20), (0.72, 0.08), (0.92, 0.30),
-          (0.86, 0.55), (0.95, 0.78), (0.70, 0.92), (0.45, 0.84), (0.22, 0.93), (0.05, 0.78)]
+
 
 
 def text_on(colour: QColor) -> QColor:
@@ -70,24 +67,30 @@ def fill_with_pattern(p: QPainter, path: QPainterPath, colour: QColor, pattern: 
         p.fillPath(path, QBrush(QColor(0, 0, 0, 95), style))
 
 
-def island_path(box: QRectF, scale: float) -> QPainterPath:
-    side = min(box.width(), box.height()) * scale
-    x0 = box.center().x() - side / 2
-    y0 = box.bottom() - side   # islands of every size sit on the same base line
-    path = QPainterPath()
-    path.addPolygon(QPolygonF([QPointF(x0 + u * side, y0 + v * side) for u, v in ISLAND]))
-    path.closeSubpath()
-    return path
+def land_bars(box: QRectF, size: int) -> list[tuple[QRectF, bool]]:
+    """The land-mass icon's four rising bars (rect, filled): `size` of them filled. A count
+    of bars reads at a glance and in grey, where four sizes of one blob did not."""
+    gap = box.width() * 0.08
+    w = (box.width() - 3 * gap) / 4
+    bars = []
+    for i in range(4):
+        h = box.height() * (0.4 + 0.2 * i)
+        bars.append((QRectF(box.left() + i * (w + gap), box.bottom() - h, w, h), i < size))
+    return bars
 
 
 def paint_land_mass(p: QPainter, box: QRectF, size: int) -> None:
     p.save()
-    p.setPen(QPen(QColor(160, 120, 74, 110), max(0.8, box.width() / 40), Qt.DashLine))
-    p.setBrush(Qt.NoBrush)
-    p.drawPath(island_path(box, 1.0))
-    p.setPen(QPen(LAND.darker(140), max(0.8, box.width() / 45)))
-    p.setBrush(LAND)
-    p.drawPath(island_path(box, LAND_SCALE[size]))
+    side = min(box.width(), box.height() * 1.15)
+    box = QRectF(box.center().x() - side / 2, box.top(), side, box.height())
+    for rect, filled in land_bars(box, size):
+        if filled:
+            p.setPen(QPen(LAND.darker(150), max(0.8, side / 40)))
+            p.setBrush(LAND)
+        else:   # the bars a bigger state would have: a faint outline keeps the scale visible
+            p.setPen(QPen(QColor(160, 120, 74, 120), max(0.8, side / 45), Qt.DashLine))
+            p.setBrush(Qt.NoBrush)
+        p.drawRect(rect)
     p.restore()
 
 
@@ -201,7 +204,7 @@ def paint_card(p: QPainter, rect: QRectF, card: Card, cards: CardSet, *, hover: 
 
     icons = QRectF(inner.left() + pad * 0.5, shape_box.bottom() + pad * 0.8, inner.width() - pad,
                    inner.bottom() - shape_box.bottom() - pad * 1.6)
-    land_box = QRectF(icons.left(), icons.top(), min(icons.height(), icons.width() * 0.36), icons.height())
+    land_box = QRectF(icons.left(), icons.top(), min(icons.height() * 1.15, icons.width() * 0.4), icons.height())
     paint_land_mass(p, land_box, card.land_mass)
     people_box = QRectF(land_box.right() + pad, icons.top(), icons.right() - land_box.right() - pad, icons.height())
     paint_people(p, people_box, card.population)

@@ -49,8 +49,9 @@ WON_KINDS = ("win", "tie", "hand", "no-match")   # round outcomes in which cards
 
 SPEC = GameSpec(
     id="scrambled-states", min_players=2, max_players=6, hidden_information=False, real_time=True,
-    # The last three are simulated people (ai.PEOPLE), for measuring the levels in self-play.
-    ai_levels=("easy", "medium", "hard", "slow", "casual", "quick"), has_scores=True,
+    # The computer levels weakest first; the last three are simulated people (ai.PEOPLE),
+    # for measuring the levels in self-play, not offered to players.
+    ai_levels=("beginner", "easy", "medium", "hard", "slow", "casual", "quick"), has_scores=True,
 )
 
 
@@ -59,11 +60,20 @@ def shared_features(center: Card, candidate: Card) -> list[str]:
     return [f for f in FEATURES if center.feature(f) == candidate.feature(f)]
 
 
+# Spellings a caller may use for a die face (the die says "State Colour").
+FACE_ALIASES = {"color": "colour", "landmass": "land-mass", "land mass": "land-mass", "2": "two"}
+
+
 def card_matches(center: Card, candidate: Card, face: str) -> bool:
-    if face == "two":
-        return len(shared_features(center, candidate)) >= 2
+    """Does `candidate` match `center` on `face`? A card never matches itself: the center
+    card is slapped only on Hand, where it is the one right card (not a match)."""
+    face = FACE_ALIASES.get(face, face)
     if face == "hand":
         return candidate.code == center.code
+    if candidate.code == center.code:
+        return False
+    if face == "two":
+        return len(shared_features(center, candidate)) >= 2
     if face not in FEATURES:
         raise ValueError(f"unknown die face {face!r} (one of {', '.join(FACES)})")
     return center.feature(face) == candidate.feature(face)
@@ -73,7 +83,8 @@ def matches(center: str, candidate: str, face: str, cards: CardSet | None = None
     """Does the card `candidate` match the center card in the die's `face`?
 
     `center` and `candidate` are postal codes; `face` is one of region, land-mass,
-    population, colour, two (at least two features in common), or hand (the same card).
+    population, colour (or color), two (at least two features in common), or hand (the
+    center card itself). Apart from Hand, a card never matches itself.
     """
     cards = cards or load_cards()
     return card_matches(cards[center], cards[candidate], face)
@@ -108,7 +119,8 @@ class Settings:
     tie_window_ms: int = 200         # correct slaps on different cards this close together tie
     round_pause_ms: int = 2400       # from the end of a round until the next die lands: time to see
                                      # who won what (the mode shows it for 1.5 s) and the new card
-    round_limit_ms: int = 20000      # a round nobody wins within this time is void
+    round_limit_ms: int = 20000      # a round nobody wins within this time is void; 0: untimed
+                                     # rounds (practice, and games of people only)
     buzzer_seats: tuple[int, ...] = ()   # party play: these seats must buzz before picking
     buzz_window_ms: int = 3000       # time to pick after buzzing
 
@@ -122,8 +134,8 @@ class Settings:
         for name in ("tie_window_ms", "round_pause_ms", "round_limit_ms", "buzz_window_ms"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must not be negative.")
-        if self.round_limit_ms <= 0 or self.buzz_window_ms <= 0:
-            raise ValueError("round_limit_ms and buzz_window_ms must be positive.")
+        if self.buzz_window_ms <= 0:
+            raise ValueError("buzz_window_ms must be positive.")
         if any(not 0 <= s < n for s in self.buzzer_seats) or len(set(self.buzzer_seats)) != len(self.buzzer_seats):
             raise ValueError("buzzer_seats must name different seats of this game.")
 
@@ -366,6 +378,8 @@ class ScrambledStates(State):
             return r.pending[0][2] + self.settings.tie_window_ms
         if r.buzz:      # the buzzer runs out
             return r.buzz[1] + self.settings.buzz_window_ms
+        if not self.settings.round_limit_ms:   # untimed: the round waits for the players
+            return None
         return r.reveal_at + self.settings.round_limit_ms
 
     # --- the protocol: who acts, what is legal ----------------------------------------
@@ -433,7 +447,7 @@ class ScrambledStates(State):
             raise IllegalActionError("Wait: cards are being turned up and the die rolled.")
         if isinstance(action, Advance):
             deadline = self.next_deadline()
-            if type(action.t) is not int or not self._now < action.t <= deadline:
+            if type(action.t) is not int or not self._now < action.t <= (action.t if deadline is None else deadline):
                 raise IllegalActionError(f"Time can only pass from {self._now} ms up to the next deadline "
                                          f"({deadline} ms), not to {action.t!r} ms.")
             return self.advance(action.t)
@@ -743,7 +757,7 @@ class ScrambledStates(State):
         elif r.buzz and t >= r.buzz[1] + self.settings.buzz_window_ms:
             player = r.buzz[0]
             self._slip(player, f"Time! {self.name(player)} buzzed but did not pick in time.", kind="buzz-timeout")
-        elif t >= r.reveal_at + self.settings.round_limit_ms:
+        elif self.settings.round_limit_ms and t >= r.reveal_at + self.settings.round_limit_ms:
             self._void(t, "Time is up")
 
     def _award(self, t: int) -> None:
