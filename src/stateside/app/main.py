@@ -123,8 +123,7 @@ class MainWindow(QMainWindow):
                               QKeySequence.New)
         self.act_open = action(game, "&Open saved game\u2026", self.open_file, QKeySequence.Open)
         self.act_save = action(game, "&Save game as\u2026", self.save_file, QKeySequence.Save)
-        from stateside.app.online import play_online   # (Qt only; nats is imported when used)
-        self.act_online = action(game, "Play on&line\u2026", lambda: play_online(self))
+        self.act_online = action(game, "Play on&line\u2026", self.play_online)
         game.addSeparator()
         self.act_undo = action(game, "&Undo", self.undo, QKeySequence.Undo)
         self.mode_menu_separator = game.addSeparator()   # the active game's own actions follow
@@ -242,6 +241,12 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- saving
     def autosave_path(self, mode_id: str) -> Path:
         return config_dir() / "autosave" / f"{mode_id}.json"
+
+    def play_online(self) -> None:
+        # Imported on use: asyncio and the online client would cost start-up ~75 ms.
+        from stateside.app.online import play_online
+
+        play_online(self)
 
     def _take_lock(self) -> None:
         """One running copy owns the autosaves; a second one plays without them."""
