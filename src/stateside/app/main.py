@@ -67,7 +67,6 @@ class MainWindow(QMainWindow):
         self.current: GameMode | None = None
         self._autosave_failed: set[str] = set()
         self.data_errors: dict[str, str] = {}   # game id -> why its data check failed
-        self._data_checked: set[str] = set()
 
         # The game chooser: a bar of the installed modes across the top, so that the map
         # keeps the whole width of the window.
@@ -192,12 +191,12 @@ class MainWindow(QMainWindow):
         return mode
 
     def _check_data(self, info: GameInfo) -> None:
-        """Load every data file a game needs before its mode is first built (once): a
+        """Load every data file a game needs before its mode is first built: a
         game whose data is broken is refused here, with its message on its chooser
         button, instead of failing half-way through a game (a computer's turn, say)."""
         if info.id in self.data_errors:
             raise DataError(self.data_errors[info.id])
-        if not info.data_check or info.id in self._data_checked:
+        if not info.data_check:
             return
         try:
             load_object(info.data_check)()
@@ -215,7 +214,6 @@ class MainWindow(QMainWindow):
             act.setEnabled(False)
             self.notify(f"{self.data_errors[info.id]}\n\nThe other games can still be played.")
             raise DataError(self.data_errors[info.id]) from None
-        self._data_checked.add(info.id)
 
     def _show_mode_menu_actions(self, mode: GameMode) -> None:
         """The Game menu holds the active mode's own actions, and only its."""

@@ -17,11 +17,10 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from collections.abc import Hashable
 from typing import Any
 
 import yaml
@@ -167,24 +166,33 @@ def _load_folder(folder: Path) -> tuple[Card, ...]:
         raise DataError(f"{folder}: no deck files (cards*.yaml) found")
     codes = state_codes()
     this_year = _dt.date.today().year
-    cards: dict[int, tuple[Card, str]] = {}
+    cards: dict[int, Card] = {}
+    numbers: dict[int, str] = {}          # card number -> where it was first seen
     titles: dict[str, str] = {}           # folded title -> where it was first seen
     for path in files:
-        for entry in _read(path):
-            card = _card(entry, path, codes, this_year)
-            where = f"{path.name} line {entry.line}"
-            if card.number in cards:
-                raise DataError(f"{path}: line {entry.line}: card {card.number}: card number "
-                                f"already used ({cards[card.number][1]})")
-            cards[card.number] = (card, where)
-            for topic, raw in zip(card.topics, entry["topics"]):
-                key = " ".join(topic.title.casefold().split())
-                line = _line(raw, entry.line)
-                if key in titles:
-                    raise DataError(f"{path}: line {line}: card {card.number}, topic "
-                                    f"'{topic.title}': title already used ({titles[key]})")
-                titles[key] = f"{path.name} line {line}, card {card.number}"
-    return tuple(card for _, (card, _) in sorted(cards.items()))
+        for card in _unique_cards(path, _read(path), codes, this_year, numbers, titles, f"{path.name} "):
+            cards[card.number] = card
+    return tuple(card for _, card in sorted(cards.items()))
+
+
+def _unique_cards(path: Path, entries: list, codes: frozenset[str], this_year: int,
+                  numbers: dict[int, str], titles: dict[str, str], prefix: str) -> Iterator[Card]:
+    """Each entry as a checked Card, refusing a card number or a topic title seen before;
+    `numbers` and `titles` record where each was first seen ("<prefix>line N")."""
+    for entry in entries:
+        card = _card(entry, path, codes, this_year)
+        if card.number in numbers:
+            raise DataError(f"{path}: line {entry.line}: card {card.number}: card number "
+                            f"already used ({numbers[card.number]})")
+        numbers[card.number] = f"{prefix}line {entry.line}"
+        for topic, raw in zip(card.topics, entry["topics"]):
+            key = " ".join(topic.title.casefold().split())
+            line = _line(raw, entry.line)
+            if key in titles:
+                raise DataError(f"{path}: line {line}: card {card.number}, topic "
+                                f"'{topic.title}': title already used ({titles[key]})")
+            titles[key] = f"{prefix}line {line}, card {card.number}"
+        yield card
 
 
 # --- user decks ---------------------------------------------------------------------------
@@ -217,21 +225,7 @@ def load_user_deck(path: Path, name: str | None = None) -> tuple[Card, ...]:
     codes = state_codes()
     this_year = _dt.date.today().year
     cards: list[Card] = []
-    seen: dict[int, int] = {}
-    titles: dict[str, str] = {}
-    for entry in entries:
-        card = _card(entry, path, codes, this_year)
-        if card.number in seen:
-            raise DataError(f"{path}: line {entry.line}: card {card.number}: card number "
-                            f"already used (line {seen[card.number]})")
-        seen[card.number] = entry.line
-        for topic, raw in zip(card.topics, entry["topics"]):
-            key = " ".join(topic.title.casefold().split())
-            line = _line(raw, entry.line)
-            if key in titles:
-                raise DataError(f"{path}: line {line}: card {card.number}, topic "
-                                f"'{topic.title}': title already used ({titles[key]})")
-            titles[key] = f"line {line}, card {card.number}"
+    for card in _unique_cards(path, entries, codes, this_year, {}, {}, ""):
         ident = UserCardId(name, card.number)
         cards.append(Card(ident, tuple(replace(t, card=ident) for t in card.topics)))  # type: ignore[arg-type]
     return tuple(sorted(cards, key=lambda c: c.number.number))
