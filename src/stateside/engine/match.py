@@ -117,8 +117,15 @@ class Match:
 
     # --- reading -----------------------------------------------------------------
     @property
+    def actions(self) -> list:
+        return [e.action for e in self.log]
+
+    @property
     def names(self) -> list[str]:
         return self.state.names
+
+    def to_move(self) -> int:
+        return self.state.current_player()
 
     def is_over(self) -> bool:
         return self.state.is_terminal()
