@@ -1,7 +1,7 @@
 """10 Days in the USA, the Qt mode: a turn played by clicking, hot-seat pass screens,
 the journey on the map, the win, undo, save and resume."""
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 
 from stateside.board.items import PathItem
 from stateside.board.view import BoardView
@@ -378,3 +378,148 @@ def test_a_version_1_save_opens_on_the_same_game(qtbot, mode):
     assert mode.is_human_turn() and mode.log[0] == "Ben has taken ten cards."
     assert mode.log[-1].startswith("Cleo ")
     assert mode.save_state()["actions"] == body["actions"]
+
+
+def settle(qtbot):
+    """Let the panel's layout catch up with what was just shown or hidden."""
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.sendPostedEvents()
+    qtbot.wait(5)
+
+
+def table_geometry(mode):
+    """Where the deck, the piles, the card in hand and the keep button are in the mode."""
+    return [(w.mapTo(mode, QPoint(0, 0)), w.size()) for w in (mode.table_row, mode.hand_row, mode.keep_button)]
+
+
+def banner_fits(mode):
+    """The instruction's whole text fits in the banner's fixed height (measured on a twin
+    label: the banner's own answer is held to its fixed height)."""
+    from PySide6.QtWidgets import QLabel
+
+    b = mode.banner
+    twin = QLabel(b.text())
+    twin.setWordWrap(True)
+    twin.setStyleSheet(b.styleSheet())
+    twin.ensurePolished()
+    return 0 < twin.heightForWidth(b.width()) <= b.height()
+
+
+@pytest.mark.parametrize("size", [(1280, 760), (1024, 700)])
+def test_deck_and_piles_stay_put_in_every_phase(qtbot, show_mode, size):
+    """The deck and piles are clicked turn after turn: they may not move between the
+    phases (a longer instruction, a list of problems, the hint, the pass screen)."""
+    mode = show_mode(TenDaysMode, size=size)
+    mode.ai_delay_ms = 0
+    g = mode.game
+    seen = {}
+    settle(qtbot)
+    seen["deal"] = table_geometry(mode)
+    assert banner_fits(mode)
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
+    settle(qtbot)
+    seen["draw"] = table_geometry(mode)
+    assert banner_fits(mode)
+    mode.hint_box.setChecked(True)                  # the hint and the problems: a crowded panel
+    settle(qtbot)
+    assert mode.problems_area.isVisible()
+    seen["draw, hint"] = table_geometry(mode)
+    click_card(qtbot, mode.table_row, 0)
+    assert g.phase == PLACE
+    settle(qtbot)
+    seen["place"] = table_geometry(mode)
+    assert banner_fits(mode)                        # the longest instruction
+    click_card(qtbot, mode.journey_row, 4)
+    assert g.phase == DISCARD
+    settle(qtbot)
+    seen["discard"] = table_geometry(mode)
+    assert banner_fits(mode)
+    mode.start_game([Seat("Alice", "human"), Seat("Bob", "human")], first=0, seed=4)
+    assert mode.pass_screen.isVisible()
+    settle(qtbot)
+    seen["pass screen"] = table_geometry(mode)
+    qtbot.mouseClick(mode.pass_screen.button, Qt.LeftButton)
+    settle(qtbot)
+    seen["hot-seat deal"] = table_geometry(mode)
+    first = seen["deal"]
+    assert all(geometry == first for geometry in seen.values()), seen
+
+
+def test_log_scroll_bar_paints_as_a_scroll_bar(qtbot, mode):
+    """The log's scroll bar once painted as black blocks (a style sheet on the log reached
+    it): with a long log, its groove and handle are light, like any other scroll bar."""
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and mode.game.phase == DRAW, timeout=5000)
+    mode._add_log("<br>".join(f"Line {i} of a long log." for i in range(40)))
+    mode._refresh()
+    bar = mode.log_view.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.isVisible() and bar.maximum() > 0, timeout=3000)
+    image = bar.grab().toImage()
+    pixels = [image.pixelColor(x, y) for x in range(image.width()) for y in range(image.height())]
+    dark = sum(1 for c in pixels if c.lightnessF() < 0.2)
+    assert dark < 0.05 * len(pixels)
+
+
+@pytest.mark.parametrize("days,crossed,zoom", [
+    # the ends, and Idaho, which the automobile crosses; flights to and from Alaska
+    ("OR car NV UT plane-dark-blue AK plane-green OK AR LA", {"OR", "ID", "NV", "UT", "AK", "OK", "AR", "LA"}, 1),
+    # small states' tabs (on the map zoomed in: the tabs shrink, their labels with them)
+    ("ME NH VT MA CT NY PA NJ DE MD", {"ME", "NH", "VT", "MA", "CT", "NY", "PA", "NJ", "DE", "MD"}, 2),
+])
+def test_journey_lines_leave_the_state_labels_readable(qtbot, mode, days, crossed, zoom):
+    """The journey's lines end at the states' labels (and tabs) and cross others: each such
+    label is drawn above the lines, so it looks as it does on a map without the journey."""
+    from PySide6.QtGui import QImage, QPainter
+
+    g = mode.game
+    deal_by_clicking(qtbot, mode)
+    qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
+    mode.board.zoom_by(zoom)
+    rig(g, 0, days.split())
+    assert [face_of(c) for c in g.journeys[0]] == days.split()
+    mode._refresh()
+    scene = mode.board.scene()
+    chips = [item for item in scene.items() if type(item).__name__ == "LabelChip"]
+    lifted = {chip.code for chip in chips}
+    assert crossed <= lifted and "TX" not in lifted
+    assert all(chip.zValue() + chip.parentItem().zValue() > 8 for chip in chips)   # paths are at 8
+
+    def render(rect):
+        image = QImage(int(rect.width() * 8), int(rect.height() * 8), QImage.Format_ARGB32)
+        image.fill(0)
+        painter = QPainter(image)
+        scene.render(painter, source=rect)
+        painter.end()
+        return image
+
+    text_rects = {chip.code: chip.rect.adjusted(1, 1, -1, -1) for chip in chips}  # (its corners are round)
+    with_lines = {code: render(r) for code, r in text_rects.items()}
+    mode.board.clear_paths()
+    mode.board.remove_layer("ten-days-labels")
+    for code, rect in text_rects.items():
+        assert with_lines[code] == render(rect), code   # the label's box shows no line
+
+
+def test_help_says_lake_and_sound_boundaries_are_no_borders(mode):
+    """The help names the water boundaries that are no borders, and the borders the game
+    plays by (its ruleset) agree: none of those pairs are neighbours."""
+    from stateside.geo.borders import load_borders
+
+    text = " ".join(mode.help_html().split())
+    assert "A boundary across a lake or a sound is no border" in text
+    borders = load_borders("ten-days")
+    assert borders.neighbours("MI") == mode.rules.borders.neighbours("MI")   # the game's own ruleset
+    for a, z, water in (("MI", "MN", "Lake Superior"), ("MI", "IL", "Lake Michigan"),
+                        ("NY", "RI", "Block Island Sound")):
+        assert z not in borders.neighbours(a) and a not in borders.neighbours(z)
+        assert f"{mode.cards.name(a)}-{mode.cards.name(z)} ({water})" in text
+
+
+def test_legend_says_alaska_and_hawaii_are_white(mode):
+    from PySide6.QtWidgets import QLabel
+
+    legend = next(label for label in mode.findChildren(QLabel) if label.text().startswith("On the map:"))
+    assert "Alaska and Hawaii are white cards" in legend.text()
+    assert {mode.cards.state_colour["AK"], mode.cards.state_colour["HI"]} == {"white"}

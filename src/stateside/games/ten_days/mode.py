@@ -15,14 +15,15 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtCore import QRectF, Qt, QTimer
+from PySide6.QtGui import QColor, QFontMetricsF, QKeySequence, QPainter, QPainterPathStroker, QPalette, QShortcut
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QGraphicsItem, QHBoxLayout, QLabel,
     QLineEdit, QPushButton, QSpinBox, QTextBrowser, QVBoxLayout, QWidget,
 )
 
 from stateside.app.mode import AI_DELAY_MS, GameMode
+from stateside.board.items import LABEL, LABEL_FONT, TAB_FONT, CalloutTab, PathItem, StateItem
 from stateside.engine.match import CHANCE, Match
 from stateside.errors import IllegalActionError, SaveError
 from stateside.games.ten_days.ai import changes_needed
@@ -40,6 +41,8 @@ LINK_OK = "#1d3557"
 LINK_BAD = "#e63946"
 PILE_KEYS = ("Q", "W", "E")
 LOG_KEPT = 40  # lines of the game's log kept (and saved)
+BANNER_LINES = 3  # the banner's longest texts: a 16-letter name's win; the online note and an order
+LABEL_LAYER = "ten-days-labels"
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,55 @@ def _tint(hex_colour: str, amount: float = 0.55) -> QColor:
     c = QColor(hex_colour)
     return QColor(int(c.red() + (255 - c.red()) * amount), int(c.green() + (255 - c.green()) * amount),
                   int(c.blue() + (255 - c.blue()) * amount))
+
+
+class LabelChip(QGraphicsItem):
+    """A state's label (or its tab's) again, on a patch of the state's own colour, above
+    the journey's lines, which end at the labels: the line stops at the label, which stays
+    readable. It draws the text as the board does, so it looks like the label itself."""
+
+    def __init__(self, state: StateItem, tab: CalloutTab | None = None):
+        super().__init__()
+        self.state, self.tab = state, tab
+        self.code = state.code
+        if tab is None:
+            self.font = LABEL_FONT
+            at = state.label_at
+            self.text_rect = QRectF(at.x() - 20, at.y() - 8, 40, 16)   # the board's label box
+        else:
+            self.font = TAB_FONT
+            self.text_rect = QRectF(tab.base_rect)
+            self.text_rect.moveCenter(tab.rect.center())
+        text = QFontMetricsF(self.font).boundingRect(self.text_rect, Qt.AlignCenter, self.code)
+        self.base = text.adjusted(-2, -0.5, 2, 0.5)
+        self.setAcceptedMouseButtons(Qt.NoButton)   # clicks, hovers and tips go to the state
+        self.setAcceptHoverEvents(False)
+
+    @property
+    def rect(self) -> QRectF:
+        """Where it is now: a tab shrinks about its centre when the map is zoomed."""
+        k = self.tab.scale_factor if self.tab is not None else 1.0
+        r = QRectF(0, 0, self.base.width() * k, self.base.height() * k)
+        r.moveCenter(self.base.center())
+        return r
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(self.base)   # the largest it gets
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.Antialiasing)
+        k = self.tab.scale_factor if self.tab is not None else 1.0
+        if k != 1.0:   # as the tab draws itself: scaled about its centre
+            c = self.base.center()
+            painter.translate(c)
+            painter.scale(k, k)
+            painter.translate(-c)
+        painter.setPen(Qt.NoPen)
+        painter.setBrush(self.state.current_fill())   # hovered states are lighter
+        painter.drawRoundedRect(self.base, 3, 3)
+        painter.setFont(self.font)
+        painter.setPen(LABEL)
+        painter.drawText(self.text_rect, Qt.AlignCenter, self.code)
 
 
 class SetupDialog(QDialog):
@@ -228,15 +280,20 @@ class TenDaysMode(GameMode):
         self.banner = QLabel()
         self.banner.setWordWrap(True)
         self.banner.setStyleSheet("background: #fff; border: 1px solid #d8d2c4; border-radius: 4px; padding: 6px;")
+        self.banner.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        # Fixed heights above and for the deck and piles: a longer instruction or a crowded
+        # panel must not move them under the pointer between two clicks.
+        # (the lines, the padding and border, and room for the larger "10 DAYS!")
+        self.banner.setFixedHeight(int(self.banner.fontMetrics().lineSpacing() * BANNER_LINES) + 2 * 6 + 2 + 4)
         side.addWidget(self.banner)
         self.table_row = CardRow(self.cards, 1 + PILES, card_width=66)
-        self.table_row.setMinimumHeight(112)
+        self.table_row.setFixedHeight(self.table_row.sizeHint().height())
         self.table_row.clicked.connect(self._table_clicked)
         side.addWidget(self.table_row)
         hand = QHBoxLayout()
         self.hand_row = CardRow(self.cards, 1, card_width=66)
         self.hand_row.setFixedWidth(84)
-        self.hand_row.setMinimumHeight(112)
+        self.hand_row.setFixedHeight(self.hand_row.sizeHint().height())
         keep_room = self.hand_row.sizePolicy()
         keep_room.setRetainSizeWhenHidden(True)  # the panel does not jump when the hand empties
         self.hand_row.setSizePolicy(keep_room)
@@ -267,7 +324,12 @@ class TenDaysMode(GameMode):
         side.addWidget(self.problems_area)
         self.log_view = QTextBrowser()  # scrolls: the panel is short on small screens
         self.log_view.setFrameShape(QFrame.NoFrame)
-        self.log_view.setStyleSheet("QTextBrowser { background: transparent; color: #444; }")
+        # colours by palette, not a style sheet: a style sheet on the view reaches its
+        # scroll bar, which then paints as black blocks
+        self.log_view.viewport().setAutoFillBackground(False)
+        log_palette = self.log_view.palette()
+        log_palette.setColor(QPalette.Text, QColor("#444444"))
+        self.log_view.setPalette(log_palette)
         self.log_view.setMinimumHeight(48)
         log_bar = self.log_view.verticalScrollBar()
         # the newest line stays in sight, also when the panel's layout shrinks the log afterwards
@@ -275,7 +337,9 @@ class TenDaysMode(GameMode):
         side.addWidget(self.log_view, 1)
         legend = QLabel("On the map: <b>—</b> walk across a border, <b>- -</b> automobile through a third"
                         " state, <b>⌢</b> airplane between states of its colour; <span style='color:#e63946'>"
-                        "red</span>: not valid (hover it for the reason). Circles give the days.")
+                        "red</span>: not valid (hover it for the reason). Circles give the days."
+                        " Alaska and Hawaii are white cards: a flight to or from them takes the other"
+                        " state's colour.")
         legend.setWordWrap(True)
         legend.setStyleSheet("color: #555; font-size: 11px;")
         side.addWidget(legend)
@@ -864,6 +928,7 @@ class TenDaysMode(GameMode):
         b.clear_paths()
         b.clear_tokens()
         b.clear_highlight()
+        b.remove_layer(LABEL_LAYER)
         if seat is None or report is None:
             return
         codes = [face_of(c) for c in journey if c is not None and is_state(face_of(c))]
@@ -897,6 +962,31 @@ class TenDaysMode(GameMode):
                     tip = f"{what} through {self.cards.name(via)}"
                     b.add_path(link.origin, via, style="dashed", color=colour, tooltip=tip, key=key)
                     b.add_path(via, link.destination, style="dashed", color=colour, tooltip=tip, key=key + ("b",))
+        self._lift_labels()
+
+    def _lift_labels(self) -> None:
+        """Put the labels and tabs that the journey's lines cross above the lines (in a
+        layer between the lines and the day circles)."""
+        b = self.board
+        strokes, states, tabs = [], {}, {}
+        for item in b.scene().items():
+            if isinstance(item, PathItem):
+                stroker = QPainterPathStroker()
+                stroker.setWidth(item.pen().widthF())
+                strokes.append(stroker.createStroke(item.path()))
+            elif isinstance(item, StateItem):
+                states[item.code] = item
+            elif isinstance(item, CalloutTab):
+                tabs[item.state.code] = item
+        if not strokes:
+            return
+        layer = b.layer(LABEL_LAYER, z=9)   # paths are at 8, tokens at 10
+        for code, state in states.items():
+            if not state.show_label and code not in tabs:
+                continue
+            chip = LabelChip(state, tabs.get(code))
+            if any(stroke.intersects(chip.rect) for stroke in strokes):
+                layer.addToGroup(chip)
 
     def _car_via(self, a: str, z: str) -> str | None:
         """The third state the automobile is drawn through: the one nearest the straight line."""
@@ -1024,7 +1114,9 @@ pile is empty, the card must go there.</li>
 <li><b>Walk</b>: two state cards on consecutive days must share a border. Touching at a corner
 is not enough: Colorado-Arizona and Utah-New Mexico (the Four Corners) do not connect.
 Michigan counts as one state, so Ohio-Michigan-Wisconsin is a walk. Maine and New Hampshire
-connect on foot.</li>
+connect on foot. A boundary across a lake or a sound is no border: Michigan-Minnesota (Lake
+Superior), Michigan-Illinois (Lake Michigan) and New York-Rhode Island (Block Island Sound)
+do not connect.</li>
 <li><b>Drive</b>: state, automobile, state. Some third state must border both (the
 automobile crosses it; you need no card for it). It also works between two states that
 border each other, if a third state borders both (California-car-Oregon, through Nevada),

@@ -1,0 +1,123 @@
+"""The move log panel every game shows: each action in plain words (the computers'
+included), newest last, each line marked with its player's colour. Hovering a line asks
+the mode to show that move on the map or table; clicking it pins the highlight (and in a
+replay, jumps there)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QStyledItemDelegate, QStyle
+
+NO_COLOUR = "#9a9a9a"   # chance (a card drawn, a tile turned up) has no player
+ROLE_LINE = Qt.UserRole + 1
+
+
+@dataclass(frozen=True)
+class LogLine:
+    index: int          # the entry's position in the match log
+    seat: int           # who acted (negative: chance)
+    text: str           # plain words
+    colour: str = NO_COLOUR
+    who: str = ""       # the player's name, shown before the text
+
+
+class _LineDelegate(QStyledItemDelegate):
+    """A coloured bar and the player's name in bold, then the move, wrapped."""
+
+    BAR = 5
+
+    def paint(self, painter: QPainter, option, index) -> None:
+        line: LogLine = index.data(ROLE_LINE)
+        painter.save()
+        rect = option.rect
+        if option.state & QStyle.State_Selected:
+            painter.fillRect(rect, QColor("#ffe8a3"))   # a pale gold: the text stays dark and readable
+        elif option.state & QStyle.State_MouseOver:
+            painter.fillRect(rect, QColor("#eef3f8"))
+        painter.fillRect(QRectF(rect.left() + 2, rect.top() + 3, self.BAR, rect.height() - 6), QColor(line.colour))
+        text_rect = rect.adjusted(self.BAR + 8, 2, -4, -2)
+        painter.setPen(QColor("#222222"))
+        painter.drawText(text_rect, Qt.TextWordWrap | Qt.AlignVCenter, self._label(line))
+        painter.restore()
+
+    @staticmethod
+    def _label(line: LogLine) -> str:
+        return f"{line.who}: {line.text}" if line.who and not line.text.startswith(line.who) else line.text
+
+    def sizeHint(self, option, index) -> QSize:
+        line: LogLine = index.data(ROLE_LINE)
+        width = max(80, option.rect.width() - self.BAR - 12) if option.rect.width() > 0 else 240
+        metrics = option.fontMetrics
+        box = metrics.boundingRect(0, 0, width, 10_000, Qt.TextWordWrap, self._label(line))
+        return QSize(width, box.height() + 6)
+
+
+class MoveLogPanel(QListWidget):
+    """A list of LogLines. `hovered(index)` with the entry index under the pointer (-1 when
+    it leaves), `picked(index)` on a click."""
+
+    hovered = Signal(int)
+    picked = Signal(int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("moveLog")
+        self.setMouseTracking(True)
+        self.setWordWrap(True)
+        self.setUniformItemSizes(False)
+        self.setVerticalScrollMode(QListWidget.ScrollPerPixel)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.setItemDelegate(_LineDelegate(self))
+        font = QFont(self.font())
+        font.setPointSizeF(max(8.0, font.pointSizeF() - 0.5))
+        self.setFont(font)
+        # Only the frame is styled: a style sheet on the list itself would also restyle
+        # (and break) its scroll bar.
+        self.setFrameShape(QListWidget.NoFrame)
+        self.setToolTip("Every move so far, newest last. Point at a line to see it on the board.")
+        self._hover = -1
+        self.entered.connect(lambda mi: self._hover_to(mi.data(ROLE_LINE).index))
+        self.itemClicked.connect(lambda item: self.picked.emit(item.data(ROLE_LINE).index))
+
+    def _hover_to(self, index: int) -> None:
+        if index != self._hover:
+            self._hover = index
+            self.hovered.emit(index)
+
+    def leaveEvent(self, event) -> None:
+        self._hover_to(-1)
+        super().leaveEvent(event)
+
+    def set_lines(self, lines: list[LogLine]) -> None:
+        self.clear()
+        for line in lines:
+            self._add(line)
+        self.scrollToBottom()
+
+    def append(self, line: LogLine) -> None:
+        at_bottom = self.verticalScrollBar().value() >= self.verticalScrollBar().maximum() - 4
+        self._add(line)
+        if at_bottom:
+            self.scrollToBottom()
+
+    def _add(self, line: LogLine) -> None:
+        item = QListWidgetItem()
+        item.setData(ROLE_LINE, line)
+        item.setData(Qt.DisplayRole, _LineDelegate._label(line))   # for tests and screen readers
+        self.addItem(item)
+
+    def lines(self) -> list[LogLine]:
+        return [self.item(i).data(ROLE_LINE) for i in range(self.count())]
+
+    def select_entry(self, index: int | None) -> None:
+        """Mark the line of entry `index` (a replay's position); None marks none."""
+        self.clearSelection()
+        if index is None:
+            return
+        for i in range(self.count()):
+            if self.item(i).data(ROLE_LINE).index == index:
+                self.item(i).setSelected(True)
+                self.scrollToItem(self.item(i))
+                return

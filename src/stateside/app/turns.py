@@ -1,0 +1,664 @@
+"""The frame every turn-based game mode shares, so that a fix made here reaches them all:
+
+- the flow of turns (`schedule`): chance is resolved, a computer seat moves after a short
+  visible delay on one timer, a person's turn waits (after a pass screen when two people
+  at this screen see different things);
+- the human-turn check and the one way a person's action goes in (`act`), with a clear
+  refusal when it is not legal;
+- the undo policy: a person takes back only their own last action, and only while no
+  other seat has acted since (`Match.fair_undo_point`; a game may refuse more, see
+  `undo_allowed`);
+- the move log panel, the score table at the end, replays, saving and loading a match;
+- online play: a session's confirmed moves drive the match (`attach_online`).
+
+A game's mode derives from TurnBasedMode, sets `rules`, builds its own panels (placing
+`self.log_panel` and `self.replay_bar` where it likes), and implements `refresh()` (draw
+everything from `self.match`, `self.viewer`) plus the hooks it needs. It never runs its
+own timer for computer turns, and never applies an action except through `act` /
+`record`.
+"""
+from __future__ import annotations
+
+import html
+import json
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QAbstractItemView, QDialog, QDialogButtonBox, QFrame, QHeaderView, QLabel, QPushButton, QTableWidget,
+    QTableWidgetItem, QVBoxLayout, QWidget,
+)
+
+from stateside.app.mode import AI_DELAY_MS, GameMode
+from stateside.app.movelog import NO_COLOUR, LogLine, MoveLogPanel
+from stateside.app.replay import ReplayBar
+from stateside.engine.match import LogEntry, Match
+from stateside.engine.protocol import CHANCE, SIMULTANEOUS, State
+from stateside.errors import IllegalActionError, SaveError
+
+# Seat colours when a game has none of its own (the log's bars, the setup screen).
+PALETTE = ["#e63946", "#1d70b8", "#2a9d8f", "#f4a261", "#7b2cbf", "#6c757d"]
+
+
+class PassScreen(QFrame):
+    """Covers the whole mode between two people's turns in hot-seat play, so that the
+    next person's private view appears only when they are ready."""
+
+    def __init__(self, parent: QWidget, on_ready, what: str = "cards"):
+        super().__init__(parent)
+        self.setObjectName("passScreen")
+        self.what = what
+        self.setStyleSheet("QFrame#passScreen { background: #1d3557; }"
+                           "QLabel { color: #f1faee; } QPushButton { font-size: 16px; padding: 10px 22px; }")
+        lay = QVBoxLayout(self)
+        lay.addStretch(2)
+        self.title = QLabel()
+        self.title.setAlignment(Qt.AlignCenter)
+        self.title.setStyleSheet("font-size: 34px; font-weight: bold;")
+        self.text = QLabel()
+        self.text.setAlignment(Qt.AlignCenter)
+        self.text.setStyleSheet("font-size: 15px;")
+        self.last_move = QLabel()   # what the table saw last: public, so it may show here
+        self.last_move.setAlignment(Qt.AlignCenter)
+        self.last_move.setWordWrap(True)
+        self.last_move.setStyleSheet("font-size: 13px; color: #a8dadc;")
+        self.last_move.setContentsMargins(60, 0, 60, 0)
+        self.button = QPushButton()
+        self.button.clicked.connect(on_ready)
+        lay.addWidget(self.title)
+        lay.addWidget(self.text)
+        lay.addSpacing(8)
+        lay.addWidget(self.last_move)   # no alignment flag: a wrapped label then gets its full height
+        lay.addSpacing(16)
+        lay.addWidget(self.button, 0, Qt.AlignCenter)
+        lay.addStretch(3)
+        self.hide()
+
+    def show_for(self, name: str, last_move: str = "") -> None:
+        self.title.setText(f"Pass to {name}")
+        self.last_move.setText(f"Last move: {last_move}" if last_move else "")
+        self.last_move.setVisible(bool(last_move))
+        self.text.setText(f"{name}, take the seat: your {self.what} appear when you are ready\n"
+                          "and nobody else can see the screen.")
+        self.button.setText(f"I am {name}: show my {self.what}")
+        self.setGeometry(self.parentWidget().rect())
+        self.raise_()
+        self.show()
+        self.button.setFocus()
+
+
+class ScoreTable(QTableWidget):
+    """The final (or running) scores: one row a player, the winner's row in bold."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("scoreTable")
+        self.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.setSelectionMode(QAbstractItemView.NoSelection)
+        self.setFocusPolicy(Qt.NoFocus)
+        self.verticalHeader().hide()
+        self.setAlternatingRowColors(True)
+
+    def set_table(self, columns: list[str], rows: list[list], winners: set[int] = frozenset(),
+                  colours: list[str] | None = None) -> None:
+        self.clear()
+        self.setColumnCount(len(columns))
+        self.setRowCount(len(rows))
+        self.setHorizontalHeaderLabels(columns)
+        for r, row in enumerate(rows):
+            for c, value in enumerate(row):
+                item = QTableWidgetItem(_cell(value))
+                if c > 0:
+                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                if r in winners:
+                    font = item.font()
+                    font.setBold(True)
+                    item.setFont(font)
+                if c == 0 and colours and r < len(colours):
+                    item.setForeground(Qt.black)
+                    item.setData(Qt.DecorationRole, _swatch(colours[r]))
+                self.setItem(r, c, item)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.Stretch)
+        for c in range(1, len(columns)):
+            header.setSectionResizeMode(c, QHeaderView.ResizeToContents)
+        height = self.horizontalHeader().height() + sum(self.rowHeight(r) for r in range(len(rows))) + 4
+        self.setFixedHeight(height)
+
+    def cell_text(self, row: int, column: int) -> str:
+        item = self.item(row, column)
+        return item.text() if item else ""
+
+
+def _cell(value) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _swatch(colour: str):
+    from PySide6.QtGui import QColor, QPixmap
+
+    pix = QPixmap(12, 12)
+    pix.fill(QColor(colour))
+    return pix
+
+
+class TurnBasedMode(GameMode):
+    rules: type[State]               # the game's State class (set by the subclass)
+    ai_delay_ms = AI_DELAY_MS        # a computer's move shows after this pause
+    private_view = "cards"           # what the pass screen says a person will see
+
+    def __init__(self, board, parent: QWidget | None = None):
+        super().__init__(board, parent)
+        self.match: Match | None = None
+        self.viewer: int | None = None       # the seat whose private view is on screen
+        self.waiting_for: int | None = None  # a pass screen is up for this seat
+        self.replaying: Match | None = None  # the whole match a replay steps through
+        self._live: tuple | None = None      # (match, viewer) put aside during a replay
+        self._over_shown = False
+        self.online = None                   # an OnlineSession while at an online table
+        self._offline_match: Match | None = None
+        self.online_unconfirmed = 0
+        self.online_note = ""
+        self._online_started = False
+        self.ai_timer = QTimer(self, singleShot=True, timeout=self._computer_due)
+        self.log_panel = MoveLogPanel()
+        self.log_panel.hovered.connect(self._log_hovered)
+        self.log_panel.picked.connect(self._log_picked)
+        self.replay_bar = ReplayBar()
+        self.replay_bar.moved.connect(self.replay_to)
+        self.replay_bar.closed.connect(self.stop_replay)
+        self.pass_screen = PassScreen(self, self._pass_done, self.private_view)
+        self.score_dialog: QDialog | None = None
+        self._pinned: int | None = None      # a log line clicked: its move stays highlighted
+
+    # ------------------------------------------------------------------ for the game
+    @property
+    def game(self):
+        return self.match.state if self.match is not None else None
+
+    def refresh(self) -> None:
+        """Draw the panels and the board from self.match and self.viewer."""
+        raise NotImplementedError
+
+    def seat_colour(self, seat: int) -> str:
+        return PALETTE[seat % len(PALETTE)] if seat >= 0 else NO_COLOUR
+
+    def highlight_entry(self, entry: LogEntry | None) -> None:
+        """Show one logged move on the board or table (None: remove the highlight).
+        `self.state_before(entry.index)` gives the position it was played in."""
+
+    def busy(self) -> bool:
+        """An animation is running (a spinner, a die): the flow waits; call schedule() after."""
+        return False
+
+    def next_actor(self) -> int:
+        """Who acts next: a seat, CHANCE (resolved at once) or the game's other codes. A game
+        whose chance a person sets off (a spin) returns that person's seat."""
+        return self.game.current_player()
+
+    def computer_turn(self, seat: int) -> None:
+        """A computer seat moves now. Default: decide in this thread and record it. A game
+        that thinks in a worker thread calls record(self.match.apply(action, ms)) later."""
+        self.record(self.match.step())
+
+    def undo_allowed(self, n: int) -> bool:
+        """May a person go back to the game after its first n actions? (Beyond the shared
+        rule: e.g. not past a card drawn from the deck.)"""
+        return True
+
+    def final_table(self) -> tuple[list[str], list[list]]:
+        """Columns and rows of the score table (first column: the player)."""
+        g = self.game
+        scores = g.scores() if g.spec.has_scores else None
+        returns = g.returns()
+        if scores is not None:
+            return ["Player", "Score"], [[name, s] for name, s in zip(g.names, scores)]
+        return ["Player", "Result"], [[name, "winner" if r > 0 else ("draw" if r == 0 else "")]
+                                     for name, r in zip(g.names, returns)]
+
+    def winners(self) -> set[int]:
+        returns = self.game.returns()
+        best = max(returns) if returns else 0
+        return {i for i, r in enumerate(returns) if r == best and best > 0} if len(set(returns)) > 1 else set()
+
+    def log_text(self, entry: LogEntry) -> str:
+        """A logged move in plain words, as this screen may show it."""
+        return entry.text
+
+    def match_from_save(self, state: dict, where: str = "the save") -> Match:
+        """A match from a save's body (a game with its own data, America's decks, overrides)."""
+        if not isinstance(state, dict) or state.get("game") != self.rules.spec.id:
+            raise SaveError(f"{where}: this is not a saved game of {self.title}")
+        return Match.from_json(state, where)
+
+    def extra_save(self) -> dict:
+        """This screen's options saved beside the match (e.g. a hint shown)."""
+        return {}
+
+    def on_install(self, state: dict | None) -> None:
+        """A match was installed (state: the save it came from, if any): reset the mode's own marks."""
+
+    # ------------------------------------------------------------------ the match
+    def install(self, match: Match, saved: dict | None = None) -> None:
+        """Put a new or loaded match on screen and carry on with it."""
+        self.ai_timer.stop()
+        if self.replaying is not None:
+            self._end_replay_silently()
+        self.match = match
+        self.viewer = None
+        self.waiting_for = None
+        self._pinned = None
+        self.pass_screen.hide()
+        self._over_shown = match.is_over()   # a loaded finished game: no score popup
+        self.on_install(saved)
+        self._fill_log()
+        self.schedule()
+        self.changed.emit()
+
+    def people(self) -> list[int]:
+        """The seats played by people at this screen (online: only ours)."""
+        if self.online is not None and self.online.seat is not None:
+            return [self.online.seat]
+        return self.match.humans() if self.match is not None else []
+
+    def is_human_turn(self) -> bool:
+        m = self.match
+        if m is None or m.is_over() or self.replaying is not None or self.busy():
+            return False
+        if self.waiting_for is not None or self.online_unconfirmed:
+            return False
+        if self.online is not None and not self._online_started:
+            return False
+        actor = self.next_actor()
+        if actor == SIMULTANEOUS:
+            return bool(self.people())
+        return actor in self.people() and self.viewer == actor
+
+    def schedule(self) -> None:
+        """Move the game on as far as it goes without a person, then draw it."""
+        self.ai_timer.stop()
+        m = self.match
+        if m is None or self.replaying is not None:
+            return
+        if self.online is None:
+            while not m.is_over() and not self.busy() and self.next_actor() == CHANCE:
+                self._log_entry(m.step())
+        if m.is_over():
+            self.viewer = None if len(self.people()) != 1 else self.people()[0]
+            self.refresh()
+            if not self._over_shown:
+                self._over_shown = True
+                self.on_game_over()
+            return
+        actor = self.next_actor()
+        people = self.people()
+        if actor in people:
+            if self._needs_pass_screen(actor):
+                self.viewer = None
+                self.waiting_for = actor
+                self.refresh()
+                last = self.log_panel.lines()[-1].text if self.log_panel.count() else ""
+                self.pass_screen.show_for(m.names[actor], last)
+                return
+            self.viewer = actor
+        else:
+            if len(people) == 1:
+                self.viewer = people[0]
+            elif len(people) > 1 and self.rules.spec.hidden_information:
+                self.viewer = None   # nobody's private view while a computer plays between people
+            elif not people:
+                self.viewer = actor if actor >= 0 else None   # computers only: watch everything
+            if self.online is None and actor >= 0 and self.active and not self.busy():
+                self.ai_timer.start(self.ai_delay_ms)
+        self.refresh()
+
+    def _needs_pass_screen(self, actor: int) -> bool:
+        """Two people at this screen, and the next one sees something the one on screen
+        does not (their observations differ beyond their own seat number)."""
+        if len(self.people()) < 2 or self.viewer == actor or not self.rules.spec.hidden_information:
+            return False
+        if self.viewer is None:
+            return True
+        g = self.game
+
+        def seen(seat):
+            obs = dict(g.observation(seat))
+            obs.pop("seat", None)
+            return json.dumps(obs, sort_keys=True, default=str)
+        return seen(actor) != seen(self.viewer)
+
+    def _pass_done(self) -> None:
+        self.pass_screen.hide()
+        self.viewer, self.waiting_for = self.waiting_for, None
+        self.refresh()
+
+    def _computer_due(self) -> None:
+        m = self.match
+        if m is None or m.is_over() or not self.active or self.replaying is not None or self.busy():
+            return
+        actor = self.next_actor()
+        if actor < 0 or actor in self.people() or self.online is not None:
+            self.schedule()
+            return
+        self.computer_turn(actor)
+
+    def act(self, action) -> bool:
+        """A person's action: applied if it is their turn and legal, refused with a message
+        otherwise (nothing changes)."""
+        m = self.match
+        if m is None:
+            return False
+        if m.is_over():
+            self.refuse("The game is over: start a new one (Game > New game).")
+            return False
+        if not self.is_human_turn():
+            actor = self.next_actor()
+            if self.replaying is not None:
+                self.refuse("This is a replay: close it to play on.")
+            elif actor >= 0 and actor not in self.people():
+                self.refuse(f"Wait: it is {m.names[actor]}'s turn.")
+            return False
+        if self.online is not None:
+            try:
+                self.game.clone().apply_action(action)   # refused here already if illegal
+            except IllegalActionError as e:
+                self.refuse(str(e))
+                return False
+            self.online.send(self.game.action_to_json(action))
+            self.online_unconfirmed += 1
+            self.refresh()
+            return True
+        try:
+            entry = m.apply(action)
+        except IllegalActionError as e:
+            self.refuse(str(e))
+            return False
+        self.status.emit("")   # an earlier "not now" message no longer applies
+        self.record(entry)
+        return True
+
+    def record(self, entry: LogEntry | None) -> None:
+        """An action was applied to the match (by act, a computer, an animation's end):
+        log it, then move the game on."""
+        if entry is not None:
+            self._log_entry(entry)
+        self.schedule()
+        self.changed.emit()
+
+    def refuse(self, text: str) -> None:
+        text = text[:1].upper() + text[1:]
+        self.status.emit(text)
+
+    # ------------------------------------------------------------------ the move log
+    def _line(self, entry: LogEntry) -> LogLine:
+        names = self.match.names if self.match is not None else []
+        who = names[entry.seat] if 0 <= entry.seat < len(names) else ""
+        return LogLine(entry.index, entry.seat, self.log_text(entry), self.seat_colour(entry.seat), who)
+
+    def _log_entry(self, entry: LogEntry) -> None:
+        if entry is not None and self.replaying is None:
+            self.log_panel.append(self._line(entry))
+
+    def _fill_log(self) -> None:
+        shown = self.replaying or self.match
+        self.log_panel.set_lines([self._line(e) for e in shown.log] if shown is not None else [])
+
+    def state_before(self, index: int) -> State:
+        return (self.replaying or self.match).state_after(index)
+
+    def entry(self, index: int) -> LogEntry | None:
+        m = self.replaying or self.match
+        return m.log[index] if m is not None and 0 <= index < len(m.log) else None
+
+    def _log_hovered(self, index: int) -> None:
+        if index < 0:
+            index = self._pinned if self._pinned is not None else -1
+        self.highlight_entry(self.entry(index))
+
+    def _log_picked(self, index: int) -> None:
+        if self.replaying is not None:
+            self.replay_bar.go(index + 1)   # the game just after that move
+            return
+        self._pinned = None if self._pinned == index else index
+        self.highlight_entry(self.entry(self._pinned) if self._pinned is not None else None)
+
+    # ------------------------------------------------------------------ the end
+    def on_game_over(self) -> None:
+        """The game just ended in front of the players: the score table."""
+        self.show_scores()
+
+    def show_scores(self) -> None:
+        if self.match is None or not self.match.is_over():
+            return
+        if self.score_dialog is not None:
+            self.score_dialog.close()
+        dialog = QDialog(self)
+        dialog.setWindowTitle(f"{self.title}: final scores")
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        lay = QVBoxLayout(dialog)
+        winners = self.winners()
+        names = self.game.names
+        heading = QLabel("<h3>" + html.escape(" and ".join(names[w] for w in sorted(winners)) + (
+            " win" if len(winners) > 1 else " wins") if winners else "Nobody wins") + "</h3>")
+        lay.addWidget(heading)
+        table = ScoreTable()
+        columns, rows = self.final_table()
+        table.set_table(columns, rows, winners, [self.seat_colour(i) for i in range(len(rows))])
+        table.setMinimumWidth(min(720, 140 + 90 * len(columns)))
+        lay.addWidget(table)
+        buttons = QDialogButtonBox()
+        replay = buttons.addButton("Replay this game", QDialogButtonBox.ActionRole)
+        new = buttons.addButton("New game\u2026", QDialogButtonBox.ActionRole)
+        buttons.addButton(QDialogButtonBox.Close)
+        replay.clicked.connect(lambda: (dialog.close(), self.start_replay(self.match)))
+        new.clicked.connect(lambda: (dialog.close(), self.new_game()))
+        buttons.rejected.connect(dialog.close)
+        lay.addWidget(buttons)
+        dialog.setModal(False)
+        self.score_dialog = dialog
+        self.score_table = table
+        dialog.destroyed.connect(lambda: setattr(self, "score_dialog", None))
+        dialog.show()
+
+    # ------------------------------------------------------------------ undo
+    def undo_point(self) -> int | None:
+        """Where a person here may go back to: before their own last action, while no
+        other seat has acted since (and the game allows it)."""
+        m = self.match
+        if m is None or self.replaying is not None or self.online is not None or self.busy():
+            return None
+        last = next((e for e in reversed(m.log) if e.seat != CHANCE), None)
+        if last is None or last.seat not in self.people():
+            return None
+        n = m.fair_undo_point(last.seat)
+        return n if n is not None and self.undo_allowed(n) else None
+
+    def can_undo(self) -> bool:
+        return self.undo_point() is not None
+
+    def undo(self) -> None:
+        n = self.undo_point()
+        if n is None:
+            return
+        seat = self.match.log[n].seat
+        self.ai_timer.stop()
+        self.match.undo_to(n)
+        self._over_shown = False
+        self.viewer = seat          # the same person, who saw it all already
+        self._fill_log()
+        self.schedule()
+        self.changed.emit()
+        self.status.emit("Took back your last move.")
+
+    # ------------------------------------------------------------------ saving
+    def save_state(self) -> dict | None:
+        if self.online is not None:   # this screen's view of an online table is no game to resume
+            match = self._offline_match
+        else:
+            match = self._live[0] if self._live is not None else self.match
+        return None if match is None else {**match.to_json(), **self.extra_save()}
+
+    def load_state(self, state: dict) -> None:
+        match = self.match_from_save(state, f"{self.title}: the saved game")
+        if self.online is not None:
+            self.leave_online(restore=False)
+        self.install(match, state)
+
+    # ------------------------------------------------------------------ replays
+    def start_replay(self, match: Match) -> None:
+        """Step through `match` on this mode's board, read-only; the game in progress waits."""
+        self.ai_timer.stop()
+        if self.replaying is None:
+            self._live = (self.match, self.viewer)
+        self.replaying = match
+        self.pass_screen.hide()
+        self._fill_log()
+        self.replay_bar.start(len(match.log), f"Replay: {self.title}")
+        self.status.emit("Replay: Left and Right step through the moves; Esc goes back to the game.")
+        self.changed.emit()
+
+    def replay_to(self, n: int) -> None:
+        if self.replaying is None:
+            return
+        shown = Match(self.replaying.rules, self.replaying.seats, self.replaying.seed, self.replaying.initial_setup)
+        shown.log = self.replaying.log[:n]
+        shown.state = self.replaying.state_after(n)
+        self.match = shown
+        actor = shown.state.current_player()
+        self.viewer = actor if actor >= 0 else None   # a replay shows whose turn it is, cards and all
+        self.log_panel.select_entry(n - 1 if n > 0 else None)
+        self.highlight_entry(self.replaying.log[n - 1] if n > 0 else None)
+        self.refresh()
+
+    def stop_replay(self) -> None:
+        if self.replaying is None:
+            return
+        self._end_replay_silently()
+        self._fill_log()
+        self.highlight_entry(None)
+        self.schedule()
+        self.changed.emit()
+        self.status.emit("Back to the game.")
+
+    def _end_replay_silently(self) -> None:
+        self.replaying = None
+        match, viewer = self._live if self._live is not None else (None, None)
+        self._live = None
+        self.match, self.viewer = match, viewer
+        if self.replay_bar.isVisible():
+            self.replay_bar.blockSignals(True)
+            self.replay_bar.close_replay()
+            self.replay_bar.blockSignals(False)
+
+    # ------------------------------------------------------------------ the shell's calls
+    def on_activate(self) -> None:
+        self.schedule()
+
+    def on_deactivate(self) -> None:
+        self.ai_timer.stop()
+        if self.replay_bar.playing():
+            self.replay_bar.toggle_play()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.pass_screen.isVisible():
+            self.pass_screen.setGeometry(self.rect())
+
+    # ------------------------------------------------------------------ online play
+    # A session (stateside.app.online.OnlineSession) has: seat, table, send(action_json),
+    # close(), and the signals update(view), connection(bool), refused(str), ended(result).
+    # The match here is the table's game as this seat knows it: moves it may not see are
+    # stood in for (online_stand_in) and then made to agree with the referee's observation
+    # (online_reconcile); when the game ends, the referee's whole log replaces it.
+    def attach_online(self, session) -> None:
+        if self.online is not None:
+            self.leave_online()
+        if self.replaying is not None:
+            self._end_replay_silently()
+        self._offline_match = self.match
+        self.online = session
+        self.online_unconfirmed = 0
+        self.online_note = ""
+        self._online_started = False
+        session.update.connect(self.online_update)
+        session.connection.connect(self._online_connection)
+        session.refused.connect(self._online_refused)
+        session.ended.connect(self._online_ended)
+        self.status.emit(f"Online table {session.table}: you are seat {session.seat + 1}.")
+
+    def leave_online(self, restore: bool = True) -> None:
+        """Leave the table (the referee keeps the game); back to the game played here before."""
+        session, self.online = self.online, None
+        if session is None:
+            return
+        for signal, slot in ((session.update, self.online_update), (session.connection, self._online_connection),
+                             (session.refused, self._online_refused), (session.ended, self._online_ended)):
+            signal.disconnect(slot)
+        session.close()
+        self.online_unconfirmed, self.online_note = 0, ""
+        offline, self._offline_match = self._offline_match, None
+        if restore and offline is not None:
+            self.install(offline)
+
+    def online_update(self, view: dict) -> None:
+        """The seat's view from the referee: apply the entries not yet here, then make what
+        this seat cannot see agree with its observation."""
+        if self.online is None or view["status"] == "lobby":
+            return
+        if not self._online_started:   # the table's game replaces whatever was on screen
+            info = view["info"]
+            self._online_started = True
+            self.install(Match(self.rules, info["seats"], 0, info["setup"]))
+        for entry in view["entries"][len(self.match.log):]:
+            self._online_entry(entry)
+        if len(self.match.log) == view["n"] and view.get("observation") is not None:
+            if self.game.observation(self.online.seat) != view["observation"]:
+                self.online_reconcile(view["observation"])
+        self.schedule()
+        self.changed.emit()
+
+    def _online_entry(self, entry: dict) -> None:
+        g = self.game
+        if entry.get("hidden"):
+            action = self.online_stand_in(entry)
+        else:
+            action = g.action_from_json(entry["action"])
+        done = self.match.apply(action)
+        if entry["seat"] == self.online.seat:
+            self.online_unconfirmed = max(0, self.online_unconfirmed - 1)
+        if entry.get("hidden"):
+            done.text = entry.get("text", done.text)
+        self._log_entry(done)
+
+    def online_stand_in(self, entry: dict):
+        """A move this seat may not see: something that stands in for it until the
+        observation says more (the first chance outcome or legal action)."""
+        g = self.game
+        actor = g.current_player()
+        return g.chance_outcomes()[0][0] if actor == CHANCE else g.legal_actions(actor)[0]
+
+    def online_reconcile(self, observation: dict) -> None:
+        """Make the hidden part of the local game agree with the referee's observation."""
+        self.status.emit("This screen could not agree with the table; it goes on with the table's word.")
+
+    def _online_connection(self, up: bool) -> None:
+        self.online_note = "" if up else "Connection lost: reconnecting\u2026"
+        if up:
+            self.status.emit("Reconnected; caught up with the table.")
+        self.refresh()
+
+    def _online_refused(self, reason: str) -> None:
+        self.online_unconfirmed = 0
+        self.status.emit(f"The table refused that move: {reason}")
+        self.schedule()
+
+    def _online_ended(self, result: dict) -> None:
+        """The referee's whole log replaces this screen's guesses: a finished game like any other."""
+        table = self.online.table if self.online else ""
+        self.leave_online(restore=False)
+        self.install(Match.from_json(result["save"], "the online table's log"))
+        if result.get("problem"):
+            self.status.emit(f"Online game {table} over, but it does not check out: {result['problem']}")
+        else:
+            self.status.emit(f"Online game {table} over; the deck's seed checks out.")
