@@ -37,12 +37,13 @@ def until_my_move(mode, seat=0):
         g = mode.game
         if g.engine.phase == "move" and g.current_player() == seat:
             return
-        if mode._spin_seat() is not None:
-            mode.spin() if mode.match.is_human(mode._spin_seat()) else mode._tick()
+        actor = mode.next_actor()
+        if mode._spin_seat() is not None and mode.match.is_human(actor):
+            mode.spin()
         elif mode.match.waiting_for_human():
-            mode._human(g.legal_actions(g.current_player())[0])
+            assert mode.act(g.legal_actions(g.current_player())[0])
         else:
-            mode._tick()
+            mode.computer_turn(actor)
     raise AssertionError("never my move")
 
 
@@ -98,7 +99,7 @@ def test_accept_or_spin_again_prompt_for_the_seller(qtbot, mode):
     match.apply("product:oranges")
     match.apply("spin:4")          # $300
     mode.ai_delay_ms = 10_000
-    mode._install(match)
+    mode.install(match)
     assert g.current_player() == 1
     texts = [b.text() for b in buttons(mode)]
     assert texts == ["Accept $300", "Spin again"]
@@ -113,7 +114,7 @@ def test_trivia_typed_answer_forgives_a_typo(qtbot, mode):
     match.apply("card:AL")
     match.apply("ask:capital")
     mode.ai_delay_ms = 10_000
-    mode._install(match)
+    mode.install(match)
     assert not mode.answer_row.isHidden() and mode.spinner.isHidden()
     assert not mode.space.isEnabled()          # Space is typed into the answer, not a spin
     qtbot.keyClicks(mode.answer_edit, "St Paul")
@@ -130,7 +131,7 @@ def test_trivia_four_choices(qtbot, mode):
     match.apply("card:CA")
     match.apply("ask:capital")
     mode.ai_delay_ms = 10_000
-    mode._install(match)
+    mode.install(match)
     choice = [b for b in buttons(mode) if b.text() == truth("CA", "capital")]
     assert len(buttons(mode)) == 4 and len(choice) == 1
     choice[0].click()
@@ -143,8 +144,13 @@ def test_junior_and_trivia_start_from_new_game_settings(mode):
     assert mode.game.engine.home[0] is not None and mode._spin_seat() == 0
     mode.start_game({"variant": "trivia", "seats": ["human", "human"], "names": ["A", "B"]}, seed=2)
     assert mode.game.variant == "trivia"
-    # two people at one screen: the asker uncovers the card with a click
-    assert [b.text() for b in buttons(mode)] == ["Show A's card"]
+    # two people at one screen: the pass screen comes before the asker's card
+    assert mode.pass_screen.isVisible() and mode.waiting_for == 0 and not buttons(mode)
+    card = mode.game.engine.card
+    assert truth(card, "capital") not in mode.prompt.text()
+    mode.pass_screen.button.click()
+    assert mode.viewer == 0 and truth(card, "capital") in mode.prompt.text()
+    assert [b.text() for b in buttons(mode)][0].startswith("Ask the ")
 
 
 def test_save_load_and_a_bad_save_leaves_the_game(mode):

@@ -148,3 +148,14 @@ def test_the_score_table_opens_when_a_game_ends_in_front_of_the_players(qtbot, m
     assert rows == 2
     names = {mode.score_table.cell_text(r, 0) for r in range(rows)}
     assert names == {"Ann", "Bob"}
+
+
+def test_no_undo_behind_a_pass_screen(qtbot, mode):
+    """Behind "Pass to Bob", Ctrl+Z would show Bob the screen of Ann's turn."""
+    mode.install(new_match(["human", "human"]))
+    mode._pass_done()
+    while mode.game.current_player() == 0:
+        mode.act(human_action(mode))
+    assert mode.pass_screen.isVisible() and not mode.can_undo()
+    mode.undo()
+    assert mode.pass_screen.isVisible() and mode.viewer is None

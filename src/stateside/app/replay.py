@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QSlider, QWidget
+from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QSlider, QStyle, QWidget
 
 SPEEDS = [("Slow (2 s a move)", 2000), ("Normal (1 s)", 1000), ("Fast (0.3 s)", 300)]
 
@@ -34,19 +34,22 @@ class ReplayBar(QFrame):
         self.title.setStyleSheet("font-weight: bold;")
         lay.addWidget(self.title)
 
-        def button(text: str, tip: str, slot) -> QPushButton:
-            b = QPushButton(text)
+        def button(icon, tip: str, slot) -> QPushButton:
+            # The style's own media icons: glyphs such as ⏮ are missing from many fonts.
+            b = QPushButton(self.style().standardIcon(icon), "")
             b.setToolTip(tip)
             b.setFixedWidth(34)
             b.clicked.connect(slot)
             lay.addWidget(b)
             return b
 
-        self.first_button = button("\u23ee", "First (Home)", lambda: self.go(0))
-        self.back_button = button("\u25c0", "Back one move (Left)", lambda: self.go(self.position - 1))
-        self.play_button = button("\u25b6\u2009\u2225", "Play / pause (Space)", self.toggle_play)
-        self.forward_button = button("\u25b6", "Forward one move (Right)", lambda: self.go(self.position + 1))
-        self.last_button = button("\u23ed", "Last (End)", lambda: self.go(self.total))
+        self.first_button = button(QStyle.SP_MediaSkipBackward, "First (Home)", lambda: self.go(0))
+        self.back_button = button(QStyle.SP_MediaSeekBackward, "Back one move (Left)",
+                                  lambda: self.go(self.position - 1))
+        self.play_button = button(QStyle.SP_MediaPlay, "Play / pause", self.toggle_play)
+        self.forward_button = button(QStyle.SP_MediaSeekForward, "Forward one move (Right)",
+                                     lambda: self.go(self.position + 1))
+        self.last_button = button(QStyle.SP_MediaSkipForward, "Last (End)", lambda: self.go(self.total))
         self.slider = QSlider(Qt.Horizontal)
         self.slider.setMinimumWidth(80)
         self.slider.valueChanged.connect(self.go)
@@ -97,17 +100,23 @@ class ReplayBar(QFrame):
         self.back_button.setEnabled(n > 0)
         self.forward_button.setEnabled(n < self.total)
         self.last_button.setEnabled(n < self.total)
-        if n >= self.total:
+        if n >= self.total and self.timer.isActive():
             self.timer.stop()
+            self._show_play()
         self.moved.emit(n)
 
     def toggle_play(self) -> None:
         if self.timer.isActive():
             self.timer.stop()
-            return
-        if self.position >= self.total:
-            self.go(0)
-        self.timer.start(self.speed.currentData())
+        else:
+            if self.position >= self.total:
+                self.go(0)
+            self.timer.start(self.speed.currentData())
+        self._show_play()
+
+    def _show_play(self) -> None:
+        icon = QStyle.SP_MediaPause if self.timer.isActive() else QStyle.SP_MediaPlay
+        self.play_button.setIcon(self.style().standardIcon(icon))
 
     def playing(self) -> bool:
         return self.timer.isActive()
@@ -121,6 +130,7 @@ class ReplayBar(QFrame):
 
     def close_replay(self) -> None:
         self.timer.stop()
+        self._show_play()
         self.hide()
         self.closed.emit()
 

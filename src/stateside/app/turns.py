@@ -305,7 +305,7 @@ class TurnBasedMode(GameMode):
         else:
             if len(people) == 1:
                 self.viewer = people[0]
-            elif len(people) > 1 and self.rules.spec.hidden_information:
+            elif len(people) > 1 and self.private_views():
                 self.viewer = None   # nobody's private view while a computer plays between people
             elif not people:
                 self.viewer = actor if actor >= 0 else None   # computers only: watch everything
@@ -313,20 +313,28 @@ class TurnBasedMode(GameMode):
                 self.ai_timer.start(self.ai_delay_ms)
         self.refresh()
 
+    def _seen(self, seat: int) -> str:
+        """What a seat sees now, apart from its own seat number."""
+        obs = dict(self.game.observation(seat))
+        obs.pop("seat", None)
+        return json.dumps(obs, sort_keys=True, default=str)
+
+    def private_views(self) -> bool:
+        """Do the people at this screen see different things now (a hand, a secret card)?"""
+        people = self.people()
+        if len(people) < 2 or not self.rules.spec.hidden_information:
+            return False
+        first = self._seen(people[0])
+        return any(self._seen(p) != first for p in people[1:])
+
     def _needs_pass_screen(self, actor: int) -> bool:
         """Two people at this screen, and the next one sees something the one on screen
         does not (their observations differ beyond their own seat number)."""
         if len(self.people()) < 2 or self.viewer == actor or not self.rules.spec.hidden_information:
             return False
         if self.viewer is None:
-            return True
-        g = self.game
-
-        def seen(seat):
-            obs = dict(g.observation(seat))
-            obs.pop("seat", None)
-            return json.dumps(obs, sort_keys=True, default=str)
-        return seen(actor) != seen(self.viewer)
+            return self.private_views()
+        return self._seen(actor) != self._seen(self.viewer)
 
     def _pass_done(self) -> None:
         self.pass_screen.hide()
@@ -391,10 +399,17 @@ class TurnBasedMode(GameMode):
         self.status.emit(text)
 
     # ------------------------------------------------------------------ the move log
+    def line_seat(self, entry: LogEntry) -> int:
+        """Whose line a logged entry is (its colour and name): the actor; a game may give a
+        chance outcome to the player it concerns (the spin a player set off)."""
+        return entry.seat
+
     def _line(self, entry: LogEntry) -> LogLine:
-        names = self.match.names if self.match is not None else []
-        who = names[entry.seat] if 0 <= entry.seat < len(names) else ""
-        return LogLine(entry.index, entry.seat, self.log_text(entry), self.seat_colour(entry.seat), who)
+        shown = self.replaying or self.match   # a replay's lines name its own players
+        names = shown.names if shown is not None else []
+        seat = self.line_seat(entry)
+        who = names[seat] if 0 <= seat < len(names) else ""
+        return LogLine(entry.index, seat, self.log_text(entry), self.seat_colour(seat), who)
 
     def _log_entry(self, entry: LogEntry) -> None:
         if entry is not None and self.replaying is None:
@@ -467,6 +482,8 @@ class TurnBasedMode(GameMode):
         other seat has acted since (and the game allows it)."""
         m = self.match
         if m is None or self.replaying is not None or self.online is not None or self.busy():
+            return None
+        if self.waiting_for is not None:   # the next person may be at the screen already
             return None
         last = next((e for e in reversed(m.log) if e.seat != CHANCE), None)
         if last is None or last.seat not in self.people():
@@ -608,6 +625,8 @@ class TurnBasedMode(GameMode):
             return
         if not self._online_started:   # the table's game replaces whatever was on screen
             info = view["info"]
+            if "seats" not in info or "setup" not in info:
+                return   # the table's sync has not come yet (a host's first view can be ahead of it)
             self._online_started = True
             self.install(Match(self.rules, info["seats"], 0, info["setup"]))
         for entry in view["entries"][len(self.match.log):]:

@@ -39,9 +39,13 @@ class ServerError(RuntimeError):
 def find_nats_server() -> str | None:
     """The nats-server binary: on PATH, or beside this Python (a venv's bin/ or Scripts/)."""
     exe = "nats-server.exe" if os.name == "nt" else "nats-server"
-    here = Path(sys.executable).parent / exe
-    if here.is_file():
-        return str(here)
+    # (the desktop binary carries it among its libraries: sys._MEIPASS when frozen)
+    folders = [Path(sys.executable).parent]
+    if hasattr(sys, "_MEIPASS"):
+        folders.append(Path(sys._MEIPASS))
+    for folder in folders:
+        if (folder / exe).is_file():
+            return str(folder / exe)
     return shutil.which("nats-server")
 
 

@@ -1,168 +1,80 @@
-"""Game of the States on the shared map: the Qt view over a stateside.engine.match.Match.
+"""Game of the States on the shared map: the Qt view over a Match, on the shared
+turn-based scaffold (stateside.app.turns: setup screen, computer turns, pass screen, fair
+undo, move log, score table, replays, online play).
 
 Buy and Sell and Junior: trucks and disks are tokens in the players' colours (with the
 player's letter, so colour is never the only cue), each state's products are small icons
 of our own, the reachable states of a move are highlighted (hover one to see the route,
 click it to drive there), the last move's route is drawn, and the spinner turns to what
-the match drew (click it or press Space when it is your spin). The side panel shows
-whose turn it is, money per player, the prompts ("accept or spin again?"), the product
-platform and the log. Trivia: the card of the state (shown to the asker only, after a
-click), the question, and the answer typed (tolerant matching) or picked from four.
+the match drew (click it or press Space when it is your spin). Trivia: the card of the
+state (its facts shown to the asker only, behind the pass screen when several people
+share the screen), the question, and the answer typed (tolerant matching) or picked from
+four.
 
-Card draws are resolved at once; computers act on a timer (AI_DELAY_MS); a save is the
-match's log.
+A spin is a chance outcome that a person sets off: `next_actor` names the spinning seat,
+the match draws the outcome when the spinner is clicked, and the flow waits (`busy`)
+until the spinner has stopped on it; card draws are resolved at once.
 """
 from __future__ import annotations
 
 import html
 import random
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QKeySequence, QPainter, QShortcut
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QBrush, QColor, QKeySequence, QPen, QShortcut
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QGraphicsItem, QHBoxLayout, QLabel,
-    QLineEdit, QPushButton, QSpinBox, QTextBrowser, QVBoxLayout, QWidget,
+    QComboBox, QDialog, QFrame, QGraphicsEllipseItem, QGraphicsLineItem, QHBoxLayout, QLabel, QLineEdit,
+    QPushButton, QVBoxLayout, QWidget,
 )
 
-from stateside.app.mode import AI_DELAY_MS, GameMode
+from stateside.app.setup_screen import SeatChoice, SetupScreen
+from stateside.app.turns import ScoreTable, TurnBasedMode
 from stateside.board.view import CALLOUT_STATES, TAB_H
-from stateside.engine.match import CHANCE, HUMAN, Match
-from stateside.errors import IllegalActionError, SaveError
+from stateside.engine.match import CHANCE, HUMAN, LogEntry, Match
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.matching import UNKNOWN, answer_value
-from stateside.games.game_of_the_states.rules import (
-    MAX_PLAYERS, MIN_PLAYERS, VARIANT_TITLES, VARIANTS, GameOfTheStates,
-)
+from stateside.games.game_of_the_states.rules import VARIANT_TITLES, VARIANTS, GameOfTheStates
 from stateside.games.game_of_the_states.trivia import FACT_NAMES, QUESTIONS, facts_on, shown, truth, values
-from stateside.games.game_of_the_states.widgets import PlatformWidget, SpinnerWidget, draw_icon
+from stateside.games.game_of_the_states.help import help_html
+from stateside.games.game_of_the_states.widgets import PlatformWidget, ProductIcons, SpinnerWidget
 
 COLOURS = (("Red", "#d62828", "R"), ("Blue", "#1d6fd6", "B"), ("Green", "#2a9d3f", "G"),
            ("Yellow", "#f4c430", "Y"))
-SEAT_KINDS = {"human": "Person", "ai:easy": "Computer (easy)", "ai:medium": "Computer (medium)",
-              "ai:hard": "Computer (hard)"}
-COMPUTER_NAMES = tuple(c[0] for c in COLOURS)   # default names: the colours
 DEFAULT = {"variant": "buy-and-sell", "seats": ["human", "ai:medium"], "names": ["Red", "Blue"],
            "answers": "typed"}
 PANEL_WIDTH = 340
 BILL_COLOURS = {1000: "#d8ead2", 500: "#f3e3b5", 100: "#dfe7f3"}
-LOG_LINES = 60
+# Events that say more than the action's own words: what it led to (a payment, a right
+# answer, the end). The others only repeat the action.
+CONSEQUENCES = {"first", "tie", "buy", "pay", "deliver", "platform", "reload", "over", "takeover", "arrive",
+                "sale", "bonus"}
+SAYS_IT_ALL = {"wrong", "kept", "right", "jam"}   # a Trivia answer, a Traffic Jam: the event alone
 
 
-class ProductIcons(QGraphicsItem):
-    """The product icons of one state, in a row above its label."""
-
-    SIZE = 11.0
-
-    def __init__(self, at: QPointF, products: list, size: float = SIZE):
-        super().__init__()
-        self.products = products
-        self.SIZE = size
-        self.setPos(at)
-        self.setZValue(6)
-        self.setToolTip("Products: " + ", ".join(p.name for p in products))
-        self.setAcceptedMouseButtons(Qt.NoButton)
-
-    def boundingRect(self) -> QRectF:
-        w = len(self.products) * (self.SIZE + 1.5)
-        return QRectF(-w / 2 - 1, -self.SIZE - 1, w + 2, self.SIZE + 2)
-
-    def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setRenderHint(QPainter.Antialiasing)
-        f = QFont(painter.font())
-        f.setPointSizeF(4.6 * self.SIZE / 11.0)
-        f.setBold(True)
-        painter.setFont(f)
-        w = len(self.products) * (self.SIZE + 1.5)
-        for i, prod in enumerate(self.products):
-            r = QRectF(-w / 2 + i * (self.SIZE + 1.5), -self.SIZE, self.SIZE, self.SIZE * 0.8)
-            draw_icon(painter, r, prod)
-
-
-class SetupDialog(QDialog):
-    """The way to play, 2-4 players (each a person or a computer) and Trivia's answers."""
-
-    def __init__(self, setup: dict, parent=None):
-        super().__init__(parent)
-        self.setWindowTitle("New Game of the States")
-        form = QFormLayout(self)
-        self.variant = QComboBox()
-        for v in VARIANTS:
-            self.variant.addItem(VARIANT_TITLES[v], v)
-        self.variant.setCurrentIndex(VARIANTS.index(setup["variant"]))
-        form.addRow("Way to play:", self.variant)
-        self.count = QSpinBox()
-        self.count.setRange(MIN_PLAYERS, MAX_PLAYERS)
-        self.count.setValue(len(setup["seats"]))
-        form.addRow("Players:", self.count)
-        self.rows: list[QWidget] = []
-        self.names: list[QLineEdit] = []
-        self.kinds: list[QComboBox] = []
-        for i in range(MAX_PLAYERS):
-            row = QWidget()
-            lay = QHBoxLayout(row)
-            lay.setContentsMargins(0, 0, 0, 0)
-            name = QLineEdit(setup["names"][i] if i < len(setup["names"]) else COMPUTER_NAMES[i])
-            name.setMaxLength(20)
-            kind = QComboBox()
-            for k, label in SEAT_KINDS.items():
-                kind.addItem(label, k)
-            kind.setCurrentIndex(list(SEAT_KINDS).index(setup["seats"][i] if i < len(setup["seats"])
-                                                         else "ai:medium"))
-            lay.addWidget(name, 1)
-            lay.addWidget(kind)
-            cname, colour, letter = COLOURS[i]
-            swatch = QLabel(f"<span style='background:{colour};color:{'#000' if letter == 'Y' else '#fff'};"
-                            f"padding:1px 6px;border:1px solid #333'><b>{letter}</b></span> {cname}:")
-            form.addRow(swatch, row)
-            self.rows.append(row)
-            self.names.append(name)
-            self.kinds.append(kind)
-        self.answers = QComboBox()
-        self.answers.addItem("Typed (spelling forgiven a little)", "typed")
-        self.answers.addItem("Four choices", "choices")
-        self.answers.setCurrentIndex(0 if setup.get("answers", "typed") == "typed" else 1)
-        form.addRow("Trivia answers:", self.answers)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
-        self.form = form
-        self.count.valueChanged.connect(self._show)
-        self.variant.currentIndexChanged.connect(self._show)
-        self._show()
-
-    def _show(self) -> None:
-        for i, row in enumerate(self.rows):
-            self.form.setRowVisible(row, i < self.count.value())
-        self.form.setRowVisible(self.answers, self.variant.currentData() == "trivia")
-
-    def result_setup(self) -> dict:
-        n = self.count.value()
-        names = [(self.names[i].text().strip() or COLOURS[i][0])[:20] for i in range(n)]
-        return {"variant": self.variant.currentData(), "seats": [self.kinds[i].currentData() for i in range(n)],
-                "names": names, "answers": self.answers.currentData()}
-
-
-class GameOfTheStatesMode(GameMode):
+class GameOfTheStatesMode(TurnBasedMode):
     game_id = "game-of-the-states"
     title = "Game of the States"
-    ai_delay_ms = AI_DELAY_MS
+    rules = GameOfTheStates
+    private_view = "questions"   # the pass screen: "your questions appear when you are ready"
 
     def __init__(self, board, parent=None):
         super().__init__(board, parent)
-        self.match: Match | None = None
         self.last_setup = dict(DEFAULT)
-        self.card_shown = False          # Trivia: the asker has uncovered the card
         self.hover_route: list = []
-        self._ai_timer = QTimer(self, singleShot=True, timeout=self._tick)
+        self._spinning: tuple[Match, LogEntry] | None = None   # a spin drawn, the spinner still turning
+        self._answer_for = -1            # the log length the answer box was cleared for
         self._build()
         self.start_game(DEFAULT)
 
     # --- layout --------------------------------------------------------------------------
     def _build(self) -> None:
-        outer = QHBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
+        top = QVBoxLayout(self)   # the replay bar spans the mode: it fits at 1024 wide
+        top.setContentsMargins(0, 0, 0, 0)
+        top.setSpacing(0)
+        top.addWidget(self.replay_bar)
+        outer = QHBoxLayout()
         outer.setSpacing(0)
+        top.addLayout(outer, 1)
         outer.addWidget(self.board_slot, 1)
         panel = QFrame()
         panel.setObjectName("gotsPanel")
@@ -170,23 +82,39 @@ class GameOfTheStatesMode(GameMode):
         panel.setStyleSheet("QFrame#gotsPanel { background: #f7f3ea; border-left: 1px solid #d8d2c4; }")
         side = QVBoxLayout(panel)
         side.setContentsMargins(10, 8, 10, 8)
-        side.setSpacing(6)
+        side.setSpacing(5)
+        head = QHBoxLayout()
         self.header = QLabel()
+        self.header.setWordWrap(True)
         self.header.setStyleSheet("color:#1d3557; font-weight:bold; font-size:14px;")
-        side.addWidget(self.header)
+        head.addWidget(self.header, 1)
+        self.new_button = QPushButton("New game\u2026")
+        self.new_button.setToolTip("Choose the way to play and the players")
+        self.new_button.clicked.connect(self.new_game)
+        head.addWidget(self.new_button, 0, Qt.AlignTop)
+        side.addLayout(head)
         self.players_label = QLabel()
         self.players_label.setTextFormat(Qt.RichText)
         self.players_label.setWordWrap(True)
         side.addWidget(self.players_label)
+        # The spinner with the prompt beside it: the move log below keeps its lines at 1024x700.
+        spin_row = QHBoxLayout()
+        spin_row.setSpacing(6)
         self.spinner = SpinnerWidget()
+        self.spinner.setFixedSize(140, 140)
         self.spinner.clicked.connect(self.spin)
-        side.addWidget(self.spinner)
+        spin_row.addWidget(self.spinner, 0, Qt.AlignTop)
         self.prompt = QLabel()
         self.prompt.setWordWrap(True)
         self.prompt.setTextFormat(Qt.RichText)
+        self.prompt.setAlignment(Qt.AlignLeft | Qt.AlignVCenter)
         self.prompt.setStyleSheet("QLabel { background:#fffdf7; border:1px solid #d8d2c4; border-radius:6px;"
                                   " padding:6px; font-size:13px; }")
-        side.addWidget(self.prompt)
+        spin_row.addWidget(self.prompt, 1)
+        side.addLayout(spin_row)
+        self.final_scores = ScoreTable()
+        self.final_scores.hide()
+        side.addWidget(self.final_scores)
         self.notice = QLabel()
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet("color:#a4161a; font-weight:bold;")
@@ -209,20 +137,14 @@ class GameOfTheStatesMode(GameMode):
         ar.addWidget(self.answer_edit, 1)
         ar.addWidget(answer_button)
         side.addWidget(self.answer_row)
-        self.platform_title = QLabel("<b>Product platform</b>")
+        self.platform_title = QLabel("<b>Product platform</b> <span style='color:#777'>(disks sold back)</span>")
         side.addWidget(self.platform_title)
         self.platform = PlatformWidget()
         side.addWidget(self.platform)
-        self.log_view = QTextBrowser()
-        self.log_view.setStyleSheet("QTextBrowser { background: transparent; color: #333; border: none; }")
-        side.addWidget(self.log_view, 1)
-        row = QHBoxLayout()
-        self.new_button = QPushButton("New game\u2026")
-        self.new_button.setToolTip("Choose the way to play and the players")
-        self.new_button.clicked.connect(self.new_game)
-        row.addStretch(1)
-        row.addWidget(self.new_button)
-        side.addLayout(row)
+        log_title = QLabel("<b>Moves</b> <span style='color:#777'>(point at one to see it on the map)</span>")
+        side.addWidget(log_title)
+        self.log_panel.setMinimumHeight(110)
+        side.addWidget(self.log_panel, 1)
         outer.addWidget(panel)
         self.panel = panel
         self.space = QShortcut(QKeySequence(Qt.Key_Space), self, self._space,
@@ -230,12 +152,11 @@ class GameOfTheStatesMode(GameMode):
 
     # --- the match -----------------------------------------------------------------------
     @property
-    def game(self) -> GameOfTheStates | None:
-        return self.match.state if self.match is not None else None
-
-    @property
     def variant(self) -> str:
         return self.game.variant if self.game is not None else "buy-and-sell"
+
+    def seat_colour(self, seat: int) -> str:
+        return COLOURS[seat][1] if 0 <= seat < len(COLOURS) else super().seat_colour(seat)
 
     def start_game(self, choice: dict, seed: int | None = None) -> None:
         if seed is None:
@@ -243,36 +164,48 @@ class GameOfTheStatesMode(GameMode):
         setup = {"players": list(choice["names"]), "variant": choice["variant"]}
         if choice["variant"] == "trivia":
             setup["answers"] = choice.get("answers", "typed")
-        self.last_setup = dict(choice)
-        self._install(Match(GameOfTheStates, list(choice["seats"]), seed, setup))
+        self.install(Match(GameOfTheStates, list(choice["seats"]), seed, setup))
 
-    def _install(self, match: Match) -> None:
-        self._ai_timer.stop()
-        self.match = match
-        self.card_shown = False
-        self._resolve_cards()
-        self._refresh()
-        self.changed.emit()
-        self._schedule()
+    def on_install(self, state: dict | None) -> None:
+        self.spinner.stop()
+        self._spinning = None
+        self._answer_for = -1
+        self.hover_route = []
+        self.board.remove_layer("gots-mark")
+        setup = self.match.initial_setup   # New game… offers the same again
+        self.last_setup = {"variant": setup.get("variant", VARIANTS[0]), "seats": list(self.match.seats),
+                           "names": list(setup["players"]), "answers": setup.get("answers", "typed")}
 
     def new_game(self) -> None:
-        dialog = SetupDialog(self.last_setup, self)
-        if dialog.exec() == QDialog.Accepted:
-            choice = dialog.result_setup()
-            self.start_game(choice)
-            self.status.emit(f"New Game of the States: {VARIANT_TITLES[choice['variant']]}.")
+        last = self.last_setup
+        seats = [SeatChoice(name, kind) for name, kind in zip(last["names"], last["seats"])]
 
-    def save_state(self) -> dict | None:
-        return self.match.to_json() if self.match is not None else None
+        def options(form):
+            variant = QComboBox()
+            for v in VARIANTS:
+                variant.addItem(VARIANT_TITLES[v], v)
+            variant.setCurrentIndex(VARIANTS.index(last["variant"]))
+            answers = QComboBox()
+            answers.addItem("Typed (spelling forgiven a little)", "typed")
+            answers.addItem("Four choices", "choices")
+            answers.setCurrentIndex(0 if last.get("answers", "typed") == "typed" else 1)
+            form.insertRow(0, "Way to play:", variant)
+            form.addRow("Trivia answers:", answers)
+            variant.currentIndexChanged.connect(
+                lambda: form.setRowVisible(answers, variant.currentData() == "trivia"))
+            form.setRowVisible(answers, variant.currentData() == "trivia")
+            return lambda: {"variant": variant.currentData(), "answers": answers.currentData()}
 
-    def load_state(self, state: dict) -> None:
-        if not isinstance(state, dict) or state.get("game") != self.game_id:
-            raise SaveError("Game of the States save: this is not a saved Game of the States")
-        match = Match.from_json(state, "the save")
-        setup = match.initial_setup
-        self.last_setup = {"variant": setup.get("variant", VARIANTS[0]), "seats": list(match.seats),
-                           "names": list(setup["players"]), "answers": setup.get("answers", "typed")}
-        self._install(match)
+        # Who goes first is the rules' business (Buy and Sell: the highest spin).
+        self.setup_screen = dialog = SetupScreen(
+            self.rules.spec, "Game of the States", seats, colours=[c[1] for c in COLOURS], first=None,
+            default_names=[c[0] for c in COLOURS], options=options, parent=self)
+        if dialog.exec() != QDialog.Accepted:
+            return
+        chosen = dialog.seats()
+        choice = {**dialog.options(), "seats": [s.kind for s in chosen], "names": [s.name for s in chosen]}
+        self.start_game(choice)
+        self.status.emit(f"New Game of the States: {VARIANT_TITLES[choice['variant']]}.")
 
     # --- whose move ----------------------------------------------------------------------
     def _spin_seat(self) -> int | None:
@@ -285,108 +218,148 @@ class GameOfTheStatesMode(GameMode):
             return None
         return g.observation(0)["spinner"]
 
-    def _resolve_cards(self) -> None:
-        m = self.match
-        while m.state.current_player() == CHANCE and self._spin_seat() is None and not m.is_over():
-            m.step()
+    def next_actor(self) -> int:
+        # Online the referee spins at once; here the spinner waits for its player.
+        who = self._spin_seat() if self.online is None else None
+        return who if who is not None else self.game.current_player()
 
-    def is_human_turn(self) -> bool:
-        return bool(self.match and not self.spinner.is_spinning() and self.match.waiting_for_human())
+    def busy(self) -> bool:
+        return self._spinning is not None
 
-    def _schedule(self) -> None:
-        self._ai_timer.stop()
-        g = self.game
-        if g is None or not self.active or g.is_terminal() or self.spinner.is_spinning():
-            return
-        who = self._spin_seat()
-        if who is not None:
-            if not self.match.is_human(who):
-                self._ai_timer.start(self.ai_delay_ms)
-            return
-        if not self.match.waiting_for_human():
-            self._ai_timer.start(self.ai_delay_ms)
+    def computer_turn(self, seat: int) -> None:
+        if self._spin_seat() == seat:
+            self._spin()
+        else:
+            self.record(self.match.step())
 
-    def _tick(self) -> None:
-        if self.match is None or self.game.is_terminal() or self.spinner.is_spinning():
-            return
-        if self._spin_seat() is not None:
-            self._do_spin()
-            return
-        if self.match.step() is not None:
-            self._after_action()
+    def act(self, action) -> bool:
+        # At a spin the rules would take any sector as the "action": only the spinner draws it.
+        if self.match is not None and self._spin_seat() is not None and self.is_human_turn():
+            self.refuse("Spin first: press Space or click the spinner.")
+            return False
+        return super().act(action)
 
     def _space(self) -> None:
-        if self.board.is_typing():
-            return
-        self.spin()
+        if not self.board.is_typing():
+            self.spin()
 
     def spin(self) -> None:
         """A person spins (Space or a click on the spinner)."""
         who = self._spin_seat()
-        if who is None or self.spinner.is_spinning():
+        if who is None or self.busy() or self.match.is_over():
             return
-        if not self.match.is_human(who):
-            self._refuse(f"Wait: {self.game.names[who]} spins.")
-            return
-        self._do_spin()
+        if self.replaying is not None:
+            self.refuse("This is a replay: close it to play on.")
+        elif self.online is not None:
+            self.refuse("At an online table the spinner turns by itself.")
+        elif not self.is_human_turn():
+            self.refuse(f"Wait: {self.game.names[who]} spins.")
+        else:
+            self._spin()
 
-    def _do_spin(self) -> None:
-        self._ai_timer.stop()
+    def _spin(self) -> None:
+        """Draw the spin now; it goes in the log when the spinner stops on it."""
+        self.ai_timer.stop()
         entry = self.match.step()
-        index = int(entry.action.split(":")[1])
-        self.spinner.ready = False
-        self.spinner.result = ""
-        self.prompt.setText(f"{html.escape(entry.text)}\u2026")
-        self.spinner.spin_to(index, self._after_action)
+        self._spinning = (self.match, entry)
+        self.refresh()
+        self.spinner.spin_to(int(entry.action.split(":")[1]), self._spin_done)
 
-    def _human(self, action: str) -> None:
-        g = self.game
-        if g is None:
-            return
-        if g.is_terminal():
-            self._refuse("The game is over: start a new one.")
-            return
-        if not self.is_human_turn():
-            p = g.current_player()
-            who = g.names[p] if p >= 0 else "the spinner"
-            self._refuse(f"Wait: it is {who}'s turn." if p >= 0 else "Spin first (Space).")
-            return
-        try:
-            self.match.apply(action)
-        except IllegalActionError as e:
-            self._refuse(f"{e}.")
-            return
-        self._after_action()
+    def _spin_done(self) -> None:
+        match, entry = self._spinning
+        self._spinning = None
+        if match is self.match:
+            self.record(entry)
+        # (in a replay the live game's log is rebuilt, and the game moves on, when it closes)
 
-    def _after_action(self) -> None:
-        self._resolve_cards()
-        self.card_shown = False if self.game.variant == "trivia" and self.game.engine.phase != "ask" \
-            else self.card_shown
-        self._refresh()
-        self.changed.emit()
-        self._schedule()
+    def undo_allowed(self, n: int) -> bool:
+        # Beyond the fair rule: nothing drawn since (a spin or a card would be known when
+        # choosing again), and never an answer (its event tells the right one).
+        action = self.match.log[n].action
+        return not action.startswith("say:") and all(e.seat != CHANCE for e in self.match.log[n + 1:])
 
-    def _refuse(self, text: str) -> None:
-        text = text[:1].upper() + text[1:]
-        self.status.emit(text)
-        self.notice.setText(text)
+    def refuse(self, text: str) -> None:
+        super().refuse(text)
+        self.notice.setText(text[:1].upper() + text[1:])
         self.notice.show()
+
+    # --- the move log ----------------------------------------------------------------------
+    def log_text(self, entry: LogEntry) -> str:
+        answer = next((ev.text for ev in entry.events if ev.kind in SAYS_IT_ALL), None)
+        if answer is not None:
+            return answer
+        more = [ev.text for ev in entry.events if ev.kind in CONSEQUENCES and ev.text]
+        return " ".join([entry.text + ("." if more else ""), *more])
+
+    @staticmethod
+    def actor_of(entry: LogEntry) -> int:
+        """Who a logged action belongs to: a spin or a card drawn is its player's."""
+        if entry.seat >= 0:
+            return entry.seat
+        seats = entry.events[0].seats if entry.events else ()
+        return seats[0] if seats else entry.seat
+
+    def line_seat(self, entry: LogEntry) -> int:
+        return self.actor_of(entry)   # a spin or a card is the line of the player it is for
+
+    def marked_states(self, entry: LogEntry) -> tuple[list[str], list[str]]:
+        """(route, states) of a logged move on the map: the road a truck took, and the
+        states it concerns."""
+        before = self.state_before(entry.index)
+        e = before.engine
+        seat = self.actor_of(entry)
+        kind, _, arg = str(entry.action).partition(":")
+        if kind == "move":
+            return parts.route(e.truck[seat], arg), [arg]
+        if kind == "card":
+            return [], [arg]
+        if before.variant == "trivia":
+            return [], [e.card] if e.card else []
+        # a spin: the spinner's truck; a deal (product, price, choice): where the buyer stands
+        truck = e.truck[seat] if kind == "spin" else e.truck[e.turn]
+        return [], [truck] if truck else []
+
+    def highlight_entry(self, entry: LogEntry | None) -> None:
+        self.board.remove_layer("gots-mark")
+        if entry is None or self.match is None:
+            return
+        route, states = self.marked_states(entry)
+        colour = QColor(self.seat_colour(self.actor_of(entry)))
+        layer = self.board.layer("gots-mark", z=40)
+        pen = QPen(colour, 5.0, Qt.DashLine)
+        pen.setCapStyle(Qt.RoundCap)
+        for a, b in zip(route, route[1:]):
+            p, q = self.board.state_anchor(a), self.board.state_anchor(b)
+            segment = QGraphicsLineItem(p.x(), p.y(), q.x(), q.y())
+            segment.setPen(pen)
+            layer.addToGroup(segment)
+        for code in states:
+            at = self.board.state_anchor(code)
+            ring = QGraphicsEllipseItem(at.x() - 14, at.y() - 14, 28, 28)
+            ring.setPen(QPen(colour, 3.5))
+            fill = QColor(colour)
+            fill.setAlpha(50)
+            ring.setBrush(QBrush(fill))
+            ring.setToolTip(self.log_text(entry))
+            layer.addToGroup(ring)
 
     # --- the map ---------------------------------------------------------------------------
     def on_state_clicked(self, code: str) -> None:
         g = self.game
         if g is None or g.variant == "trivia":
             return
+        if self.replaying is not None:
+            self.refuse("This is a replay: close it to play on.")
+            return
         if g.engine.phase != "move":
-            if self._spin_seat() is not None and self.match.is_human(self._spin_seat()):
-                self._refuse("Spin first: press Space or click the spinner.")
+            who = self._spin_seat()
+            if who is not None and self.is_human_turn():
+                self.refuse("Spin first: press Space or click the spinner.")
             return
-        if f"move:{code}" not in g.legal_actions(g.current_player()):
-            if self.is_human_turn():
-                self._refuse(f"{parts.state_name(code)} cannot be reached with this spin: "
-                             "click a highlighted state.")
+        if self.is_human_turn() and f"move:{code}" not in g.legal_actions(g.current_player()):
+            self.refuse(f"{parts.state_name(code)} cannot be reached with this spin: click a highlighted state.")
             return
-        self._human(f"move:{code}")
+        self.act(f"move:{code}")
 
     def on_state_hovered(self, code: str) -> None:
         g = self.game
@@ -395,39 +368,32 @@ class GameOfTheStatesMode(GameMode):
         self.hover_route = []
         if g is None or g.variant == "trivia" or g.engine.phase != "move" or not self.is_human_turn():
             return
-        if f"move:{code}" in g.legal_actions(g.current_player()):
-            seat = g.current_player()
+        seat = g.current_player()
+        if f"move:{code}" in g.legal_actions(seat):
             route = parts.route(g.engine.truck[seat], code)
             for i, (a, b) in enumerate(zip(route, route[1:])):
                 self.hover_route.append(self.board.add_path(a, b, style="dashed", colour=COLOURS[seat][1],
                                                             width=3.0, key=("gots-hover", i)))
 
     def on_activate(self) -> None:
-        self._refresh()
-        self._schedule()
-        if self.game is not None and not self.game.is_terminal():
+        super().on_activate()
+        if self.game is not None and not self.game.is_terminal() and self.replaying is None:
             self.status.emit(f"Game of the States, {VARIANT_TITLES[self.variant]}: New game\u2026 chooses another "
                              "way to play; Help > Rules explains them.")
 
-    def on_deactivate(self) -> None:
-        self._ai_timer.stop()
-
-    def _draw_map(self) -> None:
+    def _draw_map(self, interactive: bool) -> None:
         b = self.board
         b.clear_tokens()
         b.clear_paths()
         b.clear_highlight()
         b.clear_fills()
         self.hover_route = []
-        b.remove_layer("gots-products")
         g = self.game
-        if g is None:
-            return
+        if g.variant != "buy-and-sell":
+            b.remove_layer("gots-products")
         e = g.engine
         names = g.names
         if g.variant == "trivia":
-            if e.card:
-                b.set_fill(e.card, "#ffd166")
             for seat, won in enumerate(e.won):
                 for code in won:
                     b.set_fill(code, _tint(COLOURS[seat][1]))
@@ -438,7 +404,7 @@ class GameOfTheStatesMode(GameMode):
         if g.variant == "buy-and-sell":
             layer = b.layer("gots-products", z=6)
             cat = parts.catalogue()
-            for code in parts.state_codes():
+            for code in parts.state_codes() if not layer.childItems() else ():   # drawn once: they never change
                 at = b.state_anchor(code)
                 prods = [cat[p] for p in parts.products(code)]
                 if code in CALLOUT_STATES:    # on its tab, above the code
@@ -474,7 +440,7 @@ class GameOfTheStatesMode(GameMode):
         for seat, code in enumerate(e.truck):
             if code:
                 load = ""
-                if g.variant == "buy-and-sell" and e.load[seat]:
+                if g.variant == "buy-and-sell" and e.load[seat] and e.dest[seat]:
                     rec = e.disks[e.load[seat]]
                     load = (f", carrying {names[rec['owner']]}'s {parts.product_name(rec['product'])} to "
                             f"{parts.state_name(e.dest[seat])}")
@@ -486,7 +452,7 @@ class GameOfTheStatesMode(GameMode):
             for i, (a, c) in enumerate(zip(last["route"], last["route"][1:])):
                 b.add_path(a, c, colour=colour, width=3.5, key=("gots-route", i),
                            tooltip=f"{names[last['seat']]}'s last move")
-        if e.phase == "move" and self.match.is_human(e.turn):
+        if interactive and e.phase == "move":
             ends = [a[5:] for a in g.legal_actions(e.turn)]
             b.set_highlight(ends, COLOURS[e.turn][1] if e.turn != 3 else "#b8860b")
 
@@ -514,34 +480,52 @@ class GameOfTheStatesMode(GameMode):
         (row or self.buttons_layout).addWidget(button)
         return button
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
         self.notice.hide()
         g = self.game
         if g is None:
             return
-        self.header.setText(f"Game of the States \u2013 {VARIANT_TITLES[g.variant]}")
+        if self.busy():   # the spin is drawn but not yet shown: the board waits for the spinner
+            who = self.actor_of(self._spinning[1])
+            self.spinner.ready = False
+            self.space.setEnabled(False)
+            self._clear_buttons()
+            self.prompt.setText(f"{html.escape(g.names[who])} spins…")
+            return
+        # A person acts only on their own turn, never in a replay or behind the pass screen.
+        interactive = self.is_human_turn()
+        spin_seat = self._spin_seat()
+        where = ""
+        if self.replaying is not None:
+            where = f" <span style='color:#777;font-weight:normal'>(replay: move {len(self.match.log)} of " \
+                    f"{len(self.replaying.log)})</span>"
+        elif self.online is not None:
+            state = self.online_note or ("Sending your move\u2026" if self.online_unconfirmed else "")
+            where = (f" <span style='color:#777;font-weight:normal'>(online table {self.online.table})</span>"
+                     + (f"<br><span style='color:#a4161a'>{html.escape(state)}</span>" if state else ""))
+        self.header.setText(f"{VARIANT_TITLES[g.variant]} <span style='color:#777;font-weight:normal;font-size:12px'>"
+                            f"Game of the States</span>{where}")
         trivia = g.variant == "trivia"
         self.spinner.setVisible(not trivia)
-        # Space spins only while a person's spin is due (never while an answer is typed)
-        who = self._spin_seat()
-        self.space.setEnabled(who is not None and self.match.is_human(who))
+        self.space.setEnabled(interactive and spin_seat is not None)
         self.platform.setVisible(g.variant == "buy-and-sell")
         self.platform_title.setVisible(g.variant == "buy-and-sell")
         self.answer_row.setVisible(False)
+        self.final_scores.setVisible(g.is_terminal())
         self._clear_buttons()
-        self._draw_map()
+        self._draw_map(interactive)
         self._draw_players()
-        if trivia:
-            self._trivia_panel()
+        if g.is_terminal():
+            self._final()
+        elif trivia:
+            self._trivia_panel(interactive)
         else:
-            self._spin_panel()
+            self._spin_panel(interactive)
         if g.variant == "buy-and-sell":
             on: dict[str, list[str]] = {}
             for d, product in g.engine.platform:
                 on.setdefault(product, []).append(COLOURS[g.engine.disks[d]["owner"]][1])
             self.platform.set_disks(on)
-        self.log_view.setHtml(self._log_html())
-        self.log_view.verticalScrollBar().setValue(self.log_view.verticalScrollBar().maximum())
 
     def _badge(self, seat: int) -> str:
         name, colour, letter = COLOURS[seat]
@@ -552,24 +536,22 @@ class GameOfTheStatesMode(GameMode):
     def _who(self, seat: int) -> str:
         kind = self.match.seats[seat]
         if kind == HUMAN:
-            return " <span style='color:#777'>(you)</span>" if len(self.match.humans()) == 1 else ""
+            return " <span style='color:#777'>(you)</span>" if self.people() == [seat] else ""
         return f" <span style='color:#777'>(computer{', ' + kind[3:] if ':' in kind else ''})</span>"
 
     def _draw_players(self) -> None:
         g = self.game
         e = g.engine
         rows = []
-        current = g.current_player()
+        current = self.next_actor()
         for seat in range(g.num_players):
-            turn = (seat == current) or (current == CHANCE and self._spin_seat() == seat)
-            arrow = "\u25b6" if turn else "&nbsp;&nbsp;"
+            arrow = "\u25b6" if seat == current else "&nbsp;&nbsp;"
+            extra = ""
             if g.variant == "trivia":
                 what = f"{len(e.won[seat])} card{'s' * (len(e.won[seat]) != 1)}"
-                extra = ""
             else:
                 what = f"${e.money[seat]:,}"
-                extra = ""
-                if g.variant == "buy-and-sell" and e.load[seat]:
+                if g.variant == "buy-and-sell" and e.load[seat] and e.dest[seat]:
                     rec = e.disks[e.load[seat]]
                     jam = " (jammed)" if rec["jam"] else ""
                     extra = (f"<br>&nbsp;&nbsp;&nbsp;&nbsp;carries {html.escape(g.names[rec['owner']])}'s "
@@ -580,7 +562,7 @@ class GameOfTheStatesMode(GameMode):
                     elif e.dest[seat]:
                         extra = (f"<br>&nbsp;&nbsp;&nbsp;&nbsp;to {parts.state_name(e.dest[seat])}"
                                  f" ({e.pile[seat]} card{'s' * (e.pile[seat] != 1)} left)")
-            rows.append(f"<tr><td>{arrow}</td><td>{self._badge(seat)}{self._who(seat)}{extra}</td>"
+            rows.append(f"<tr><td width='14'>{arrow}</td><td width='100%'>{self._badge(seat)}{self._who(seat)}{extra}</td>"
                         f"<td align='right'><b>{what}</b></td></tr>")
         pay = self._last_payment()
         self.players_label.setText("<table width='100%' cellspacing='2'>" + "".join(rows) + "</table>" + pay)
@@ -596,113 +578,108 @@ class GameOfTheStatesMode(GameMode):
                     bills = "".join(f"<span style='background:{BILL_COLOURS[b]};color:#123;border:1px solid #5a7"
                                     f"'>&nbsp;${b:,}&nbsp;</span> " for b in parts.bills_for(amount))
                     text = html.escape(ev.text.split(" (")[0].rstrip("."))
-                    return f"<div style='font-size:11px;color:#444'>{text}:<br>{bills}</div>"
+                    return f"<div style='font-size:11px;color:#444'>{text}: {bills}</div>"
         return ""
 
-    def _spin_panel(self) -> None:
+    def _spin_panel(self, interactive: bool) -> None:
         g = self.game
         e = g.engine
         names = g.names
         spin_seat = self._spin_seat()
-        self.spinner.ring = "price" if (spin_seat is not None and e.observation(0).get("spin_for") not in
-                                        ("move",)) else "move"
-        self.spinner.ready = spin_seat is not None and self.match.is_human(spin_seat)
+        spin_for = e.observation(0).get("spin_for", "move")
+        self.spinner.ring = "price" if (spin_seat is not None and spin_for != "move") else "move"
+        self.spinner.ready = interactive and spin_seat is not None
+        if e.last_spin:
+            self.spinner.show_sector(e.last_spin["sector"])
         self.spinner.update()
-        if g.is_terminal():
-            self.prompt.setText(self._final_html())
-            return
         if spin_seat is not None:
             what = {"first": "to see who goes first (highest price)", "move": "to move",
                     "price": "the price", "price again": "the second price (it must be taken)",
                     "sale": "the sale price", "sale again": "the second price (it must be taken)"}
-            spin_for = e.observation(0).get("spin_for", "move")
-            if self.match.is_human(spin_seat):
+            if interactive:
                 self.prompt.setText(f"<b>{html.escape(names[spin_seat])}</b>, spin {what.get(spin_for, '')}: "
                                     f"press <b>Space</b> or click the spinner.")
             else:
-                self.prompt.setText(f"{html.escape(names[spin_seat])} spins {what.get(spin_for, '')}\u2026")
+                self.prompt.setText(f"{html.escape(names[spin_seat])} spins {what.get(spin_for, '')}"
+                                    f"{'' if self.replaying is not None else chr(0x2026)}")
             return
         p = g.current_player()
-        human = self.match.is_human(p)
+        if p < 0:
+            self.prompt.setText("")
+            return
+        wait = "" if self.replaying is not None else "\u2026"
         who = html.escape(names[p])
         if e.phase == "move":
-            target = ""
             if g.variant == "junior" or e.load[p]:
                 target = f" toward <b>{parts.state_name(e.dest[p])}</b>"
             elif not e.targets(p):
                 target = " (no disk to buy: go where you like)"
             else:
                 target = " toward a disk to buy"
-            if human:
+            if interactive:
                 self.prompt.setText(f"<b>{who}</b>: move {e.k} state{'s' * (e.k != 1)}{target}. Click a "
                                     f"highlighted state (hover to see the route).")
             else:
-                self.prompt.setText(f"{who} moves {e.k}{target}\u2026")
+                self.prompt.setText(f"{who} moves {e.k}{target}{wait}")
         elif e.phase == "deal":
-            self.prompt.setText(f"<b>{who}</b>: two things to do in {parts.state_name(e.truck[p])}. Choose one.")
-            if human:
+            self.prompt.setText(f"<b>{who}</b>: two things to do in {parts.state_name(e.truck[p])}. "
+                                f"{'Choose one.' if interactive else 'Which one?'}")
+            if interactive:
                 for a in g.legal_actions(p):
                     kind, _, other = a.partition(":")
                     text = (f"Buy {names[int(other)]}'s disk" if kind == "buy"
                             else f"Take over the disk {names[int(other)]} left ($200)")
-                    self._button(text, lambda _=False, a=a: self._human(a))
+                    self._button(text, lambda _=False, a=a: self.act(a))
         elif e.phase == "product":
             code = e.disks[e.disk]["state"]
             buyer = html.escape(names[e.turn])
             self.prompt.setText(f"{buyer} wants to buy in <b>{parts.state_name(code)}</b>. "
                                 f"<b>{who}</b>, what do you sell?")
-            if human:
+            if interactive:
                 for a in g.legal_actions(p):
-                    self._button(parts.product_name(a[8:]), lambda _=False, a=a: self._human(a))
+                    self._button(parts.product_name(a[8:]), lambda _=False, a=a: self.act(a))
         elif e.phase == "decide":
             rec = e.disks[e.disk]
             product = parts.product_name(rec["product"]).lower()
             if e.spin_for == "price":
-                line = (f"{html.escape(names[e.turn])} offers <b>${e.price:,}</b> for {who}'s {product}.")
+                line = f"{html.escape(names[e.turn])} offers <b>${e.price:,}</b> for {who}'s {product}."
             else:
                 line = (f"{html.escape(names[rec['owner']])} spun <b>${e.price:,}</b> to buy back the "
                         f"{product}.")
-            if human:
+            if interactive:
                 self.prompt.setText(f"{line}<br><b>{who}</b>: accept ${e.price:,}, or spin again "
                                     f"(the second price must be taken, even if lower)?")
                 row = QHBoxLayout()
                 self.buttons_layout.addLayout(row)
-                self._button(f"Accept ${e.price:,}", lambda: self._human("accept"), "Take this price (Enter)",
+                self._button(f"Accept ${e.price:,}", lambda: self.act("accept"), "Take this price (Enter)",
                              "Return", row=row)
-                self._button("Spin again", lambda: self._human("respin"),
+                self._button("Spin again", lambda: self.act("respin"),
                              "Ask for one more spin; its price must be taken (R)", "R", row=row)
             else:
-                self.prompt.setText(f"{line} {who} decides\u2026")
+                self.prompt.setText(f"{line} {who} decides{wait}")
 
     # --- Trivia ----------------------------------------------------------------------------
-    def _trivia_panel(self) -> None:
+    def _trivia_panel(self, interactive: bool) -> None:
         g = self.game
         e = g.engine
         names = g.names
-        if g.is_terminal():
-            self.prompt.setText(self._final_html())
-            return
+        wait = "" if self.replaying is not None else "\u2026"
         if e.phase == "ask":
             asker = html.escape(names[e.asker])
             state = parts.state_name(e.card)
             answerer = html.escape(names[(e.asker + 1) % g.num_players])
-            if not self.match.is_human(e.asker):
+            if self.viewer != e.asker:   # the card's facts are the asker's alone
                 self.prompt.setText(f"{asker} draws the card of <b>{state}</b> and picks a question for "
-                                    f"{answerer}\u2026")
-                return
-            humans = len(self.match.humans())
-            if humans > 1 and not self.card_shown:
-                self.prompt.setText(f"<b>{asker}</b> draws the card of <b>{state}</b>. Others look away: "
-                                    f"{asker}, show your card.")
-                self._button(f"Show {asker}'s card", self._show_card)
+                                    f"{answerer}{wait}")
                 return
             facts = "".join(f"<tr><td>{html.escape(FACT_NAMES[f].capitalize())}:</td>"
                             f"<td><b>{html.escape(shown(e.card, f))}</b></td></tr>" for f in facts_on(e.card))
-            self.prompt.setText(f"<b>{asker}</b>, your card: <b>{state}</b><table>{facts}</table>"
-                                f"Ask {answerer} about one fact:")
-            for a in g.legal_actions(e.asker):
-                fact = a[4:]
-                self._button(f"Ask the {FACT_NAMES[fact]}", lambda _=False, a=a: self._human(a))
+            ask = f"Ask {answerer} about one fact:" if interactive else f"{asker} picks a question for {answerer}."
+            self.prompt.setText(f"<b>{asker}</b>{', your' if interactive else chr(39) + 's'} card: <b>{state}</b>"
+                                f"<table>{facts}</table>{ask}")
+            if interactive:
+                for a in g.legal_actions(e.asker):
+                    self._button(f"Ask the {FACT_NAMES[a[4:]]}", lambda _=False, a=a: self.act(a))
             return
         if e.phase == "answer":
             q = QUESTIONS[e.fact].format(s=parts.state_name(e.card))
@@ -710,24 +687,22 @@ class GameOfTheStatesMode(GameMode):
                             f" \u2013 wrong" for s, v in e.tried)
             who = html.escape(names[e.answerer])
             extra = " (right within one million)" if e.fact == "population" else ""
-            if not self.match.is_human(e.answerer):
+            if not interactive:
                 self.prompt.setText(f"<b>{html.escape(names[e.asker])}</b> asks: {html.escape(q)}{extra}{tried}"
-                                    f"<br>{who} thinks\u2026")
+                                    f"<br>{who} {'answers' if self.replaying is not None else 'thinks'}{wait}")
                 return
             self.prompt.setText(f"<b>{html.escape(names[e.asker])}</b> asks <b>{who}</b>: "
                                 f"{html.escape(q)}{extra}{tried}")
             if e.answers == "choices":
                 for a in g.legal_actions(e.answerer):
-                    self._button(e.say_text(a[4:]), lambda _=False, a=a: self._human(a))
+                    self._button(e.say_text(a[4:]), lambda _=False, a=a: self.act(a))
             else:
                 self.answer_row.setVisible(True)
-                self.answer_edit.clear()
+                if self._answer_for != len(self.match.log):   # a new question: an empty box
+                    self._answer_for = len(self.match.log)
+                    self.answer_edit.clear()
                 self.answer_edit.setFocus()
-                self._button("I don't know", lambda: self._human(f"say:{UNKNOWN}"))
-
-    def _show_card(self) -> None:
-        self.card_shown = True
-        self._refresh()
+                self._button("I don't know", lambda: self.act(f"say:{UNKNOWN}"))
 
     def _typed_answer(self) -> None:
         g = self.game
@@ -735,134 +710,38 @@ class GameOfTheStatesMode(GameMode):
             return
         text = self.answer_edit.text()
         if not text.strip():
-            self._refuse("Type an answer first (or press I don't know).")
+            self.refuse("Type an answer first (or press I don't know).")
             return
         e = g.engine
         right = truth(e.card, e.fact)
         candidates = [right] + [v for v in values(e.fact) if v != right]
-        self._human(f"say:{answer_value(text, e.fact, candidates)}")
+        self.act(f"say:{answer_value(text, e.fact, candidates)}")
 
-    # --- text ----------------------------------------------------------------------------
-    def _final_html(self) -> str:
+    # --- the end -------------------------------------------------------------------------
+    def final_table(self) -> tuple[list[str], list[list]]:
         g = self.game
-        scores = g.scores()
-        order = sorted(range(g.num_players), key=lambda s: -scores[s])
-        unit = (lambda v: f"{int(v)} cards") if g.variant == "trivia" else (lambda v: f"${int(v):,}")
-        winners = [s for s in range(g.num_players) if g.returns()[s] > 0]
-        head = " and ".join(html.escape(g.names[s]) for s in winners) + (" wins!" if len(winners) == 1
-                                                                         else " share the win!")
-        lines = "".join(f"<br>{self._badge(s)}: <b>{unit(scores[s])}</b>" for s in order)
-        return f"<b style='font-size:15px'>{head}</b>{lines}<br>New game\u2026 plays again."
+        e = g.engine
+        if g.variant == "trivia":
+            return ["Player", "Cards won"], [[g.names[s], len(e.won[s])] for s in range(g.num_players)]
+        if g.variant == "junior":
+            return ["Player", "Home", "Money"], [[g.names[s], parts.state_name(e.home[s]), f"${e.money[s]:,}"]
+                                                 for s in range(g.num_players)]
+        delivered = [sum(1 for d, _ in e.platform if e.disks[d]["owner"] == s) for s in range(g.num_players)]
+        return ["Player", "Disks sold back", "Money"], [[g.names[s], delivered[s], f"${e.money[s]:,}"]
+                                                        for s in range(g.num_players)]
 
-    def _log_html(self) -> str:
-        lines = []
-        for entry in self.match.log[-LOG_LINES:]:
-            for ev in entry.events:
-                if ev.kind in ("setup", "home") and entry.seat == CHANCE and len(self.match.log) > 30:
-                    continue
-                lines.append(html.escape(ev.text))
-        return "<div style='font-size:11px'>" + "<br>".join(lines[-LOG_LINES:]) + "</div>"
+    def _final(self) -> None:
+        g = self.game
+        winners = sorted(self.winners()) or [s for s in range(g.num_players) if g.returns()[s] > 0]
+        head = " and ".join(html.escape(g.names[s]) for s in winners) + (
+            " wins!" if len(winners) == 1 else " share the win!")
+        self.prompt.setText(f"<b style='font-size:15px'>{head}</b><br>New game\u2026 plays again; "
+                            f"Game > Replay\u2026 steps through this one.")
+        columns, rows = self.final_table()
+        self.final_scores.set_table(columns, rows, set(winners), [self.seat_colour(i) for i in range(len(rows))])
 
-    # --- undo ----------------------------------------------------------------------------
-    def _undo_index(self) -> int | None:
-        """A person takes back their last action only while nothing happened after it (no
-        other seat, and no spin or card either: its outcome would be known)."""
-        m = self.match
-        if m is None or m.is_over() or not m.log or self.spinner.is_spinning():
-            return None
-        last = m.log[-1]
-        if last.seat < 0 or not m.is_human(last.seat):
-            return None
-        return m.fair_undo_point(last.seat)
-
-    def can_undo(self) -> bool:
-        return self._undo_index() is not None
-
-    def undo(self) -> None:
-        index = self._undo_index()
-        if index is None:
-            return
-        self.match.undo_to(index)
-        self._install(self.match)
-        self.status.emit("Took back your last move.")
-
-    # --- help ----------------------------------------------------------------------------
     def help_html(self) -> str:
-        odds = parts.spinner_odds()
-        move_odds = ", ".join(f"{k}: {round(v * 100)}%" for k, v in sorted(odds["move"].items()))
-        price_odds = ", ".join(f"${k:,}" for k in odds["price"])
-        sectors = " &middot; ".join(f"${s.price:,}/{s.move_text()}" for s in parts.sectors())
-        cat = parts.catalogue()
-        products = "".join(
-            f"<tr><td>{parts.state_name(c)}</td><td>{', '.join(cat[p].name + ' (' + cat[p].icon + ')' for p in parts.products(c))}"
-            f"</td><td><small>{html.escape(parts.products_source(c))}</small></td></tr>" for c in parts.state_codes())
-        return f"""
-<h2>Game of the States</h2>
-<p>Three ways to play on one map, with 50 state cards and a spinner. Choose one with
-<b>New game&hellip;</b> (also the players: 2 to 4, each a person or a computer).</p>
-
-<h3>Buy and Sell</h3>
-<ul>
-<li><b>Setup.</b> Each player has four product disks and a truck of one colour and $5,000 (two $1,000,
-five $500 and five $100 bills). Four cards are drawn for each player's disks and a fifth for the truck;
-the cards go back to the bottom of the draw pile. Everyone spins: the highest price goes first (ties spin
-again).</li>
-<li><b>Moving.</b> Spin and move your truck 0 to 3 states toward a state with an opponent's disk (or, when
-loaded, toward your destination). The states you may reach are highlighted; hover one to see the route,
-click it to drive. You do not need the exact count to arrive. Alaska is reached only through Washington,
-Hawaii only through California. Trucks pass through states with trucks and disks.</li>
-<li><b>Buying.</b> Ending on an opponent's disk, you buy it: the owner names one of the state's products,
-you spin the price on the outer band. The owner may accept or ask for one more spin, whose price must be
-taken even if lower. You pay, load the disk and draw your destination card at once.</li>
-<li><b>Delivering.</b> At the destination you sell the disk back to its owner: the owner spins and pays you
-(you may ask for one more spin, which must be taken). The disk goes on its product's space on the
-platform. Your turn ends there: the next disk is for the next turn.</li>
-<li><b>Traffic Jam.</b> Your truck stays put until your next turn; a disk you carry is left on the state.
-Another player with an empty truck who ends a move there takes it over: pays you $200, takes your card and
-delivers it as usual. Buying back your own disk this way, you deliver it and put it on the platform
-without a spin and collect $200 from the bank. If nobody takes it, it goes back in your truck at your next
-turn.</li>
-<li><b>The end.</b> When every disk is on the platform, the most money wins.</li>
-</ul>
-<p><b>Our decisions where the rulebook is silent.</b> <i>Special Rule #3</i> is named by the rulebook but
-not printed: a destination card that names the state your truck is in, a state with one of your own disks
-for sale or a state with one of the seller's disks for sale goes to the bottom of the draw pile and you draw
-again. Nobody pays more than they have (they pay all they have). With two things to do in one state (a
-disk for sale and a jammed disk) you choose one. Destination cards lie face up. "Move toward" is kept
-strictly: every move ends on a shortest route to a target, or on the target.</p>
-
-<h3>Trivia</h3>
-<p>Draw a card and ask the player on your left about one fact on it: nickname, population (in millions:
-right within one million), capital, year settled, year it entered the union (the year only) or rank of
-entry. A right answer wins the card; a wrong one passes to the next player on the left; if nobody is right
-you keep the card. After all 50 cards the most cards wins. Answers are typed (case, accents, punctuation,
-"St."/"Saint", a leading "The", a missing "State" in a nickname and one typo in a long name are
-forgiven) or, as a setting, picked from four choices. With several people at one screen the asker
-uncovers the card with a click while the others look away. Hawaii's card has no year settled.</p>
-
-<h3>Junior</h3>
-<p>Each player's truck, loaded with one disk, starts on a home state drawn from the deck; four more cards
-lie face down. Turn over a card, spin and drive there (no exact count needed); on arrival spin a sale and
-collect it from the bank, then turn over the next card. After the fourth card go home: the first player
-home collects a $500 bonus and a sale; the others play on until home (a sale, no bonus). The most money
-wins. (There is no "better price" in Junior.)</p>
-
-<h3>Our parts</h3>
-<p>The rulebook's board symbols, spinner and money are physical parts we do not have: these are our own
-design (data in <code>resources/game_of_the_states/</code>).</p>
-<p><b>The spinner:</b> twenty equal sectors, each with a price on the outer band and a move (or Traffic Jam)
-inside. Moves: {move_odds}. Prices {price_odds}: 10% each. Clockwise from the top: {sectors}.</p>
-<p><b>The money:</b> $5,000 per player in Buy and Sell as two $1,000, five $500 and five $100 bills;
-Junior players start with none; the bank never runs out. Payments are shown as bills in the log.</p>
-<p><b>The products</b> (1 to 4 per state, icons of our own; the platform has one space per product), with
-the public sources they come from:</p>
-<table cellspacing="2">{products}</table>
-<h3>Computer players</h3>
-<p>Buy and Sell: accepts a price of $600 or more (a re-spin is worth $550 on average) and heads first for
-disks left in traffic jams (they cost $200). Trivia: each level knows each kind of fact with a chance
-(hard: capitals 92%, nicknames 85%, populations 80%, years of entry 70%, ranks 60%, years settled 35%;
-easy: 45%, 35%, 30%, 15%, 10%, 5%) and asks the fact it thinks hardest.</p>
-"""
+        return help_html()
 
 
 def _tint(hex_colour: str, amount: float = 0.6) -> QColor:

@@ -1,11 +1,11 @@
-"""Qt widgets of Game of the States: the spinner and the product platform."""
+"""Qt widgets of Game of the States: the spinner, the product platform and the product icons on the map."""
 from __future__ import annotations
 
 import math
 
 from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QSizePolicy, QWidget
 
 from stateside.games.game_of_the_states import parts
 
@@ -28,7 +28,7 @@ class SpinnerWidget(QWidget):
         self.result = ""                 # what the last spin read, shown in the middle
         self.spin_ms = SPIN_MS
         self._anim: QVariantAnimation | None = None
-        self.setMinimumSize(150, 150)
+        self.setMinimumSize(120, 120)
         self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
         self.setFixedHeight(170)
         self.setCursor(Qt.PointingHandCursor)
@@ -70,6 +70,19 @@ class SpinnerWidget(QWidget):
 
     def is_spinning(self) -> bool:
         return self._anim is not None
+
+    def stop(self) -> None:
+        """Drop a spin under way without calling its done() (a new game replaced it)."""
+        if self._anim is not None:
+            anim, self._anim = self._anim, None
+            anim.finished.disconnect()
+            anim.stop()
+
+    def show_sector(self, index: int) -> None:
+        """Point at sector `index` at once (a replay, a loaded game, an online spin)."""
+        if self._anim is None:
+            self.angle = self.sector_angle(index)
+            self.update()
 
     def _turn(self, value) -> None:
         self.angle = float(value)
@@ -156,7 +169,7 @@ class PlatformWidget(QWidget):
     """The product platform: one space per product; disks delivered sit on their space."""
 
     COLS = 10
-    CELL = 29
+    CELL = 24
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -205,6 +218,36 @@ class PlatformWidget(QWidget):
                 p.setBrush(QColor(colour))
                 p.drawEllipse(c, 4.2, 4.2)
         p.end()
+
+
+class ProductIcons(QGraphicsItem):
+    """The product icons of one state, in a row above its label."""
+
+    SIZE = 11.0
+
+    def __init__(self, at: QPointF, products: list, size: float = SIZE):
+        super().__init__()
+        self.products = products
+        self.SIZE = size
+        self.setPos(at)
+        self.setZValue(6)
+        self.setToolTip("Products: " + ", ".join(p.name for p in products))
+        self.setAcceptedMouseButtons(Qt.NoButton)
+
+    def boundingRect(self) -> QRectF:
+        w = len(self.products) * (self.SIZE + 1.5)
+        return QRectF(-w / 2 - 1, -self.SIZE - 1, w + 2, self.SIZE + 2)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.Antialiasing)
+        f = QFont(painter.font())
+        f.setPointSizeF(4.6 * self.SIZE / 11.0)
+        f.setBold(True)
+        painter.setFont(f)
+        w = len(self.products) * (self.SIZE + 1.5)
+        for i, prod in enumerate(self.products):
+            r = QRectF(-w / 2 + i * (self.SIZE + 1.5), -self.SIZE, self.SIZE, self.SIZE * 0.8)
+            draw_icon(painter, r, prod)
 
 
 def draw_icon(p: QPainter, rect: QRectF, prod: parts.Product) -> None:

@@ -1,0 +1,147 @@
+"""Game of the States online in the app, through the shared scaffold's attach_online: two
+screens in one process, each with its own session, play a whole seeded game of Buy and
+Sell (a few dozen moves; the whole game with STATESIDE_GOTS_ONLINE_WHOLE_GAME=1) against each other
+through a nats-server and a referee, by clicking through the
+mode's own handlers (the map for a move, the panel's buttons for the rest); the referee
+spins and draws, both screens show its spins, and both end with exactly the local seeded
+match."""
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import threading
+
+import pytest
+
+pytest.importorskip("nats", reason="online play needs nats-py (pip install '.[online]')")
+
+from stateside.app.online import OnlineSession  # noqa: E402
+from stateside.engine.match import Match, seat_rng_seed  # noqa: E402
+from stateside.games.game_of_the_states import parts  # noqa: E402
+from stateside.games.game_of_the_states.mode import GameOfTheStatesMode  # noqa: E402
+from stateside.online.referee import Referee  # noqa: E402
+from stateside.online.server import NatsServer, find_nats_server  # noqa: E402
+
+pytestmark = pytest.mark.skipif(find_nats_server() is None,
+                                reason="nats-server is not installed (pip install '.[online]')")
+
+
+class RefereeThread:
+    """A referee in its own thread and event loop, as `stateside server` runs one."""
+
+    def __init__(self, srv: NatsServer):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.referee = Referee(srv.referee_url(), authorizer=srv.authorizer, allow_chosen_seed=True)
+        asyncio.run_coroutine_threadsafe(self.referee.start(), self.loop).result(20)
+
+    def stop(self):
+        asyncio.run_coroutine_threadsafe(self.referee.stop(), self.loop).result(20)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = NatsServer(tmp_path / "nats").start()
+    ref = RefereeThread(srv)
+    yield srv
+    ref.stop()
+    srv.stop()
+
+
+def buttons(mode):
+    out = []
+    lay = mode.buttons_layout
+    for i in range(lay.count()):
+        item = lay.itemAt(i)
+        if item.widget() is not None:
+            out.append(item.widget())
+        elif item.layout() is not None:
+            out += [item.layout().itemAt(j).widget() for j in range(item.layout().count())]
+    return out
+
+
+def click(mode: GameOfTheStatesMode, action: str) -> None:
+    """A person's click for one action, through the mode's own handlers."""
+    if action.startswith("move:"):
+        mode.on_state_clicked(action[5:])
+        return
+    names = mode.game.names
+    kind, _, arg = action.partition(":")
+    want = {"product": lambda: parts.product_name(arg), "accept": lambda: f"Accept ${mode.game.engine.price:,}",
+            "respin": lambda: "Spin again", "buy": lambda: f"Buy {names[int(arg)]}'s disk",
+            "take": lambda: f"Take over the disk {names[int(arg)]} left ($200)"}[kind]()
+    matching = [b for b in buttons(mode) if b.text() == want]
+    assert len(matching) == 1, (action, [b.text() for b in buttons(mode)])
+    matching[0].click()
+
+
+def test_two_screens_play_buy_and_sell_online_and_agree_with_the_table(qtbot, show_mode, server):
+    seed = 21
+    # The whole game (about 100 clicks: 11 s here on a quiet machine, 24 s on a busy one) with
+    # STATESIDE_GOTS_ONLINE_WHOLE_GAME=1; a few dozen otherwise (about 10 s).
+    CLICKS = 10_000 if os.environ.get("STATESIDE_GOTS_ONLINE_WHOLE_GAME") else 40
+    modes, sessions = [], []
+    for _ in range(2):
+        mode = show_mode(GameOfTheStatesMode, size=(1024, 700))
+        mode.spinner.spin_ms = 0
+        modes.append(mode)
+        sessions.append(OnlineSession(f"127.0.0.1:{server.port}", mode, poll_ms=5))
+    a, b = modes
+    sa, sb = sessions
+    before_b = b.match.to_json()
+    views = {}
+    sa.update.connect(lambda v: views.__setitem__(0, v))
+    sb.update.connect(lambda v: views.__setitem__(1, v))
+    sa.host("game-of-the-states", ["you", "human"], ["Ann", "Bob"], {"variant": "buy-and-sell"}, seed=seed)
+    qtbot.waitUntil(lambda: sa.table is not None, timeout=10000)
+    a.attach_online(sa)
+    sb.join(sa.table)
+    qtbot.waitUntil(lambda: sb.table is not None, timeout=10000)
+    b.attach_online(sb)
+    assert (sa.seat, sb.seat) == (0, 1)
+    assert b.save_state()["actions"] == before_b["actions"]   # the autosave keeps this screen's own game
+
+    clicks = agreed = 0
+    while any(m.online is not None for m in modes) and clicks < CLICKS:
+        qtbot.waitUntil(lambda: any(m.online is None or m.is_human_turn() for m in modes), timeout=15000)
+        for m in modes:
+            if m.online is None or not m.is_human_turn():
+                continue
+            seat = m.online.seat
+            assert m.next_actor() == seat and m._spin_seat() is None   # the referee spins
+            legal = m.game.legal_actions(seat)
+            n = len(m.match.log)
+            view = views.get(seat)
+            if view is not None and view["n"] == n:
+                assert m.game.observation(seat) == view["observation"] and legal == view["legal"]
+                agreed += 1
+            choice = legal[random.Random(seat_rng_seed(seed, seat, n)).randrange(len(legal))]
+            click(m, choice)
+            clicks += 1
+            assert m.online_unconfirmed == 1 and not m.is_human_turn()   # until the referee confirms
+            assert "Sending your move" in m.header.text()
+    local = Match("game-of-the-states", ["random", "random"], seed, a.match.initial_setup)
+    if clicks >= CLICKS:   # a few dozen moves: both screens hold the table's log so far
+        qtbot.waitUntil(lambda: not any(m.online_unconfirmed for m in modes)
+                        and len(a.match.log) == len(b.match.log), timeout=15000)
+        while len(local.log) < len(a.match.log):
+            local.step()
+        for m in modes:
+            assert m.match.actions == local.actions and m.log_panel.count() == len(local.log)
+            assert m.game.observation(m.online.seat) == views[m.online.seat]["observation"]
+            m.leave_online()
+            assert m.match.initial_setup["players"] == ["Red", "Blue"]   # back to the game played here
+        assert clicks == sum(1 for e in local.log if e.seat >= 0) and agreed > clicks // 2
+        return
+    local.play_out()
+    for m in modes:
+        assert m.online is None and m.game.is_terminal()
+        assert m.match.actions == local.actions
+        assert m.match.state.returns() == local.state.returns()
+        assert m.log_panel.count() == len(local.log)
+        assert "checks out" in m.last_status
+    assert clicks == sum(1 for e in local.log if e.seat >= 0) and agreed > clicks // 2
