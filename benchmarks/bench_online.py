@@ -19,6 +19,16 @@ machine shared with other work (so the figures are rough):
                                   logs it did not write, and loses races to append)
 Seating the 400 players (a credential each, the server's configuration reloaded each
 time) took 65-68 s.
+
+Re-measured 2026-11-30 ~09:00 UTC after real time, leaving and revocation were added, same
+command, on the same 2 cores under much heavier other work (load average 6-9):
+  1 referee:                      235 and 387 turns/s (two runs), p50 505 / 397 ms,
+                                  p99 2261 / 1252 ms (the first run: 42 ConnectionClosedError
+                                  at the clients, none in the second)
+  1 referee, the code before:     269 turns/s, p50 509 ms, p99 1726 ms (same load, for comparison)
+  4 referees, tables partitioned: 379 turns/s, p50 126 ms, p99 663 ms
+Seating took 61-71 s. The drop from the morning's figures is the machine's load, not the
+code: 40 tables for 20 s, old and new back to back, gave 371 and 629 turns/s.
 """
 from __future__ import annotations
 

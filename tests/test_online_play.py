@@ -37,8 +37,8 @@ def seeded_random(seed):
     return choose
 
 
-async def open_table(srv, game, seats, seed, names=None):
-    host = await C.host_table(srv.guest_url(), game, seats, names, seed=seed)
+async def open_table(srv, game, seats, seed, names=None, options=None):
+    host = await C.host_table(srv.guest_url(), game, seats, names, options, seed=seed)
     humans = [i for i, s in enumerate(seats) if s == "human"]
     creds = [await C.join_table(srv.guest_url(), host["table"], s) for s in humans]
     clients = [await C.SeatClient(srv.guest_url(), c).connect() for c in creds]
@@ -57,11 +57,11 @@ async def referee_for(srv):
     return ref
 
 
-def play_whole_game(srv, game, seats, seed):
+def play_whole_game(srv, game, seats, seed, options=None):
     async def go():
         ref = await referee_for(srv)
         try:
-            host, clients = await open_table(srv, game, seats, seed)
+            host, clients = await open_table(srv, game, seats, seed, options=options)
             await asyncio.gather(*(c.play(seeded_random(seed), timeout=60) for c in clients))
             matches = [c.verify() for c in clients]
             for c in clients:
@@ -72,13 +72,19 @@ def play_whole_game(srv, game, seats, seed):
     return asyncio.run(go())
 
 
-@pytest.mark.parametrize("game,seats,seed", [
-    ("america", ["human", "human", "random"], 12),
-    ("carcassonne", ["human", "human"], 13),
+@pytest.mark.parametrize("game,seats,seed,options", [
+    ("america", ["human", "human", "random"], 12, None),
+    ("carcassonne", ["human", "human"], 13, None),
+    ("game-of-the-states", ["human", "human"], 14, {"variant": "buy-and-sell"}),
+    ("game-of-the-states", ["human", "human", "random"], 15, {"variant": "trivia", "answers": "choices"}),
+    ("game-of-the-states", ["human", "human"], 16, {"variant": "junior"}),
+    ("game-of-the-states", ["human", "human"], 17, {"variant": "trivia", "answers": "typed"}),
 ])
-def test_two_clients_play_a_whole_game_as_a_local_match(server, game, seats, seed):
-    host, clients, matches = play_whole_game(server, game, seats, seed)
+def test_two_clients_play_a_whole_game_as_a_local_match(server, game, seats, seed, options):
+    host, clients, matches = play_whole_game(server, game, seats, seed, options)
     online = matches[0]
+    if options:
+        assert all(online.initial_setup[k] == v for k, v in options.items())
     local = local_match(game, seats, seed, online.initial_setup)
     assert online.actions == local.actions
     assert online.state.returns() == local.state.returns()

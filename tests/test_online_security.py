@@ -167,13 +167,14 @@ def test_a_seats_password_never_travels_in_clear(server):
     assert not any(creds["password"].encode() in data for data in seen)
 
 
-def test_the_referee_refuses_real_time_games_and_bad_tables(server):
+def test_the_referee_refuses_bad_tables(server):
     async def go():
         ref = Referee(server.referee_url(), authorizer=server.authorizer)
         await ref.start()
         try:
             out = []
-            for args in (("scrambled-states", ["human", "human"]), ("chess", ["human", "human"]),
+            for args in (("scrambled-states", ["human", "human"], None, {"round_limit_ms": 0}),
+                         ("chess", ["human", "human"]),
                          ("ten-days", ["random", "random"]), ("ten-days", ["human"] * 9),
                          ("ten-days", ["human", "robot"])):
                 with pytest.raises(C.OnlineError) as e:
@@ -183,7 +184,7 @@ def test_the_referee_refuses_real_time_games_and_bad_tables(server):
         finally:
             await ref.stop()
     real_time, unknown, no_human, too_many, bad_seat = asyncio.run(go())
-    assert "real time" in real_time and "one screen" in real_time
+    assert "needs timed rounds" in real_time
     assert "no game 'chess'" in unknown
     assert "at least one human seat" in no_human
     assert "players, not 9" in too_many
@@ -235,3 +236,98 @@ def test_every_bad_intent_is_refused_clearly_and_changes_nothing(server):
         assert reply is not None and expected in reply, (expected, reply)
     assert after == before           # nothing was appended to the log
     assert final > before[0]
+
+
+async def refused_login(server, user, password):
+    """True when the server refuses these credentials (a revoked seat)."""
+    try:
+        nc = await nats.connect(C.server_url(server.guest_url(), user, password), allow_reconnect=False,
+                                connect_timeout=2, max_reconnect_attempts=0)
+    except Exception as e:   # nats-py reports a refused login in several ways
+        return "authorization" in str(e).lower() or isinstance(e, nats.errors.NoServersError)
+    await nc.close()
+    return False
+
+
+async def until(predicate, timeout=5.0):
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise AssertionError("timed out")
+        await asyncio.sleep(0.02)
+
+
+def test_a_seat_that_leaves_the_lobby_is_free_again_and_its_credentials_are_refused(server):
+    async def go():
+        ref = Referee(server.referee_url(), authorizer=server.authorizer)
+        await ref.start()
+        try:
+            host = await C.host_table(server.guest_url(), "ten-days", ["human", "human"])
+            code = host["table"]
+            creds = await C.join_table(server.guest_url(), code, 0)
+            client = await C.SeatClient(server.guest_url(), creds).connect()
+            await until(lambda: client.info.get("joined") == {"0": "Player 1"})
+            await client.leave()
+            look = await C.look_table(server.guest_url(), code)
+            refused = await refused_login(server, creds["user"], creds["password"])
+            again = await C.join_table(server.guest_url(), code, 0)   # the seat is free: anyone may take it
+            fresh = await C.SeatClient(server.guest_url(), again).connect()
+            await until(lambda: fresh.status == "lobby" and fresh.info.get("joined") == {"0": "Player 1"})
+            await fresh.close()
+            return look, refused, creds, again
+        finally:
+            await ref.stop()
+    look, refused, creds, again = asyncio.run(go())
+    assert look["joined"] == {} and look["status"] == "lobby"
+    assert refused
+    assert again["seat"] == 0 and again["user"] != creds["user"]
+
+
+def test_a_seat_that_leaves_mid_game_pauses_it_rejoins_by_code_and_all_is_revoked_at_the_end(server):
+    async def go():
+        ref = Referee(server.referee_url(), authorizer=server.authorizer, allow_chosen_seed=True,
+                      revoke_after_end_s=0.2)
+        await ref.start()
+        try:
+            host = await C.host_table(server.guest_url(), "ten-days", ["human", "human"], seed=9)
+            code = host["table"]
+            creds = [await C.join_table(server.guest_url(), code, s) for s in (0, 1)]
+            a, b = [await C.SeatClient(server.guest_url(), c).connect() for c in creds]
+            choose = lambda c: c.legal[0]   # noqa: E731
+            b_task = asyncio.create_task(b.play(choose, timeout=30))
+            await a.play(choose, stop_after=3, timeout=30)
+            b_task.cancel()   # seat 1 walks away mid-game
+            await asyncio.sleep(0.3)
+            n_before = ref.tables[code].n
+            await b.leave()
+            await until(lambda: a.left and a.status == "lobby")
+            told = a.left[-1]
+            # While the seat is empty the game waits: a move is refused and nothing is logged.
+            count = len(a.refusals)
+            await a.act([0])
+            await until(lambda: len(a.refusals) > count)
+            waiting = a.refusals[-1]["reason"]
+            refused_b = await refused_login(server, creds[1]["user"], creds[1]["password"])
+            # The seat is taken again by the table code alone; new credentials, the same game.
+            back = await C.join_table(server.guest_url(), code)
+            b2 = await C.SeatClient(server.guest_url(), back).connect()
+            await until(lambda: b2.n >= n_before and b2.status == "playing" and a.status == "playing")
+            await asyncio.gather(a.play(choose, timeout=60), b2.play(choose, timeout=60))
+            match = a.verify()
+            await asyncio.sleep(0.6)   # the end's grace, then every seat of the table is revoked
+            refused_end = [await refused_login(server, c["user"], c["password"]) for c in (creds[0], back)]
+            look = await C.look_table(server.guest_url(), code)
+            for c in (a, b2):
+                await c.close()
+            return told, waiting, refused_b, back, creds, match, refused_end, look, n_before
+        finally:
+            await ref.stop()
+    told, waiting, refused_b, back, creds, match, refused_end, look, n_before = asyncio.run(go())
+    assert told["seat"] == 1 and told["status"] == "lobby" and told["joined"] == {"0": "Player 1"}
+    assert "waiting for players" in waiting
+    assert refused_b
+    assert back["seat"] == 1 and back["user"] != creds[1]["user"]
+    assert match.is_over() and len(match.log) > n_before
+    assert refused_end == [True, True]
+    assert look["status"] == "over" and look["end"]["returns"] == match.state.returns()

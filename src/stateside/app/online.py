@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 DEFAULT_SERVER = "nats://127.0.0.1:4222"   # where `stateside server` listens by default
-SEAT_CHOICES = {"you": "You", "human": "Another person", "ai:easy": "Computer (easy)",
-                "ai:medium": "Computer (medium)", "ai:hard": "Computer (hard)"}
+PEOPLE_CHOICES = {"you": "You", "human": "Another person"}   # then the game's computer levels
+DEFAULT_LEVELS = ("easy", "medium", "hard")
 RESEND_AFTER_S = 1.5    # an intent with no answer by then is sent again (a referee replaced)
 QUIET_SYNC_S = 2.0      # nothing heard for this long: ask the referee where the game is
 
@@ -73,7 +73,7 @@ class OnlineSession(QObject):
     # --- from the GUI thread --------------------------------------------------------
     def host(self, game: str, kinds: list[str], names: list[str], options: dict | None = None,
              seed: int | None = None) -> None:
-        """Open a table: kinds are SEAT_CHOICES keys, exactly one "you"."""
+        """Open a table: kinds are "you", "human" or "ai:<level>", exactly one "you"."""
         seats = ["human" if k in ("you", "human") else k for k in kinds]
         mine = kinds.index("you")
         self._submit(self._host_and_join(game, seats, names, options or {}, seed, mine))
@@ -242,8 +242,9 @@ class OnlineSession(QObject):
 class OnlineDialog(QDialog):
     """Host a table or join one by its code; then the lobby, until every seat is taken."""
 
-    def __init__(self, games: list[tuple[str, str, int, int]], parent: QWidget | None = None):
-        """games: (id, title, fewest players, most players) of the games playable online."""
+    def __init__(self, games: list[tuple], parent: QWidget | None = None):
+        """games: (id, title, fewest players, most players[, computer levels[, variants]])
+        of the games playable online."""
         super().__init__(parent)
         self.setWindowTitle("Play online")
         self.games = games
@@ -268,18 +269,18 @@ class OnlineDialog(QDialog):
         host = QWidget()
         hf = QFormLayout(host)
         self.game = QComboBox()
-        for gid, title, _lo, _hi in games:
+        for gid, title, *_ in games:
             self.game.addItem(title, gid)
         hf.addRow("Game:", self.game)
+        self.variant = QComboBox()
+        self.variant.setToolTip("The way to play (the game's variants)")
+        hf.addRow("Way to play:", self.variant)
         self.count = QSpinBox()
         hf.addRow("Players:", self.count)
         self.kinds: list[QComboBox] = []
         self.seat_rows: list[QWidget] = []
         for i in range(max((g[3] for g in games), default=2)):
-            kind = QComboBox()
-            for key, label in SEAT_CHOICES.items():
-                kind.addItem(label, key)
-            kind.setCurrentIndex(0 if i == 0 else 1)
+            kind = QComboBox()   # filled with the chosen game's levels (_game_changed)
             hf.addRow(f"Seat {i + 1}:", kind)
             self.kinds.append(kind)
         self.host_form = hf
@@ -337,8 +338,23 @@ class OnlineDialog(QDialog):
         i = self.game.currentIndex()
         if i < 0:
             return
-        _gid, _title, lo, hi = self.games[i]
+        _gid, _title, lo, hi = self.games[i][:4]
+        levels = self.games[i][4] if len(self.games[i]) > 4 else DEFAULT_LEVELS
+        variants = self.games[i][5] if len(self.games[i]) > 5 else ()
         self.count.setRange(lo, hi)
+        for n, kind in enumerate(self.kinds):
+            keep = kind.currentData()
+            kind.clear()
+            for key, label in PEOPLE_CHOICES.items():
+                kind.addItem(label, key)
+            for level in levels:
+                kind.addItem(f"Computer ({level})", f"ai:{level}")
+            at = kind.findData(keep) if keep else -1
+            kind.setCurrentIndex(at if at >= 0 else (0 if n == 0 else 1))
+        self.variant.clear()
+        for v in variants:
+            self.variant.addItem(variant_title(v), v)
+        self.host_form.setRowVisible(self.variant, bool(variants))
         self._count_changed()
 
     def _count_changed(self) -> None:
@@ -373,8 +389,9 @@ class OnlineDialog(QDialog):
             else:
                 computers += 1
                 names.append(f"Computer {computers}")
+        options = {"variant": self.variant.currentData()} if self.variant.count() else {}
         self._busy("Opening a table\u2026")
-        self._session().host(self.game.currentData(), kinds, names)
+        self._session().host(self.game.currentData(), kinds, names, options)
 
     def _join(self) -> None:
         self._busy("Joining\u2026")
@@ -427,7 +444,7 @@ class OnlineDialog(QDialog):
         super().reject()
 
 
-def online_games(window) -> list[tuple[str, str, int, int]]:
+def online_games(window) -> list[tuple]:
     """The installed games whose mode can be played online (it has attach_online)."""
     from stateside.engine.match import rules_for
     from stateside.games import load_object
@@ -442,8 +459,21 @@ def online_games(window) -> list[tuple[str, str, int, int]]:
             spec = rules_for(info.id).spec
         except Exception:   # a broken game is reported when it is opened, not here
             continue
-        out.append((info.id, info.title, spec.min_players, spec.max_players))
+        levels = tuple(level for level in spec.ai_levels if level in _OFFERED_LEVELS)
+        out.append((info.id, info.title, spec.min_players, spec.max_players, levels, spec.variants))
     return out
+
+
+# Computer levels a person may seat (a game may also define simulated people for its own
+# measurements, which are not opponents to offer).
+_OFFERED_LEVELS = ("beginner", "easy", "medium", "hard")
+
+
+def variant_title(variant: str) -> str:
+    """ "usa-west" -> "USA West", "buy-and-sell" -> "Buy and Sell"."""
+    small = {"and", "of", "the"}
+    return " ".join("USA" if w == "usa" else (w if w in small and i else w.capitalize())
+                    for i, w in enumerate(variant.split("-")))
 
 
 def play_online(window) -> None:

@@ -90,6 +90,8 @@ class SeatClient:
         self.end: dict | None = None
         self.refusals: list[dict] = []
         self.errors: list[str] = []            # what the server said (permission violations...)
+        self.left: list[dict] = []             # "left" notes: a seat (perhaps ours) left the table
+        self.gone = False                      # we left: our credentials are revoked
         self.nc = None
         self._changed = asyncio.Event()
         self._synced = False
@@ -103,6 +105,9 @@ class SeatClient:
 
         async def on_error(e):
             self.errors.append(str(e))
+            # Our credentials were revoked (we left, or the game is over): stop reconnecting.
+            if "authorization" in str(e).lower() and (self.gone or self.end is not None):
+                asyncio.get_running_loop().create_task(self.close())
 
         async def on_reconnect():   # whatever was said while away is in the log: catch up
             self._tell("reconnected")
@@ -138,12 +143,44 @@ class SeatClient:
 
     async def _send(self, body: dict) -> None:
         await self.nc.publish(P.intent_subject(self.table, self.seat), P.encode(body))
-        await self.nc.flush()
+        try:
+            await self.nc.flush()
+        except nats.errors.FlushTimeoutError:   # a busy server: the message is on its way, or a
+            self.errors.append("flush timeout")   # sync (the play loop's, after a second) asks again
 
-    async def act(self, action_json: Any) -> str:
-        """Send an intent for our seat at the current point of the game; its id."""
+    async def leave(self, timeout: float = 5.0) -> None:
+        """Leave the table: the referee logs it, tells the others and revokes this seat's
+        credentials (the server refuses them from then on). In the lobby the seat is free
+        again; during a game the table waits until the seat is taken again by its code
+        (join_table gives new credentials). Returns once the referee confirmed, then closes."""
+        if self.nc is None or self.nc.is_closed:
+            return
+        count = len([n for n in self.left if n["seat"] == self.seat])
+        await self._send({"type": "leave"})
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while len([n for n in self.left if n["seat"] == self.seat]) == count:
+            if self.refusals and self.refusals[-1].get("reason", "").startswith("stale"):
+                self.refusals.pop()
+                await self._send({"type": "leave"})
+            left = deadline - loop.time()
+            if left <= 0:
+                raise OnlineError("the referee did not confirm that you left")
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), min(left, 1.0))
+            except asyncio.TimeoutError:
+                pass
+        self.gone = True
+        self.status = "left"
+        await self.close()
+
+    async def act(self, action_json: Any, **fields: Any) -> str:
+        """Send an intent for our seat at the current point of the game; its id. A real-time
+        game's move also names the round it is for (round=N): the referee refuses it as
+        stale once that round is over, and ignores the time written in the action."""
         iid = secrets.token_hex(6)
-        await self._send({"type": "act", "n": self.n, "action": action_json, "id": iid})
+        await self._send({**fields, "type": "act", "n": self.n, "action": action_json, "id": iid})
         return iid
 
     # --- receiving ---------------------------------------------------------------------
@@ -182,6 +219,11 @@ class SeatClient:
         elif kind == "end":
             self.end = m
             self.status = "over"
+        elif kind == "left":   # a seat left (ours when we asked to): who is seated now
+            self.left.append(m)
+            self.info["joined"] = m.get("joined", {})
+            if m["seat"] != self.seat:
+                self.status, self.legal = m.get("status", self.status), None
         self._changed.set()
         self._tell("changed")
 

@@ -127,7 +127,7 @@ def decode(data: bytes, limit: int, what: str = "message") -> dict:
 
 def check_intent(msg: dict) -> dict:
     """An intent from a seat: {"type": "act", "n": N, "action": ..., "id": "..."} or
-    {"type": "sync", "since": N}. Returns it with its fields checked."""
+    {"type": "sync", "since": N} or {"type": "leave"}. Returns it with its fields checked."""
     kind = msg["type"]
     mid = msg.get("id", "")
     if not isinstance(mid, str) or len(mid) > 64:
@@ -146,7 +146,9 @@ def check_intent(msg: dict) -> dict:
         if type(since) is not int or since < 0:
             raise ProtocolError("\"since\" must be a whole number of actions")
         return msg
-    raise ProtocolError(f"unknown intent type {kind[:20]!r} (use act or sync)")
+    if kind == "leave":
+        return msg
+    raise ProtocolError(f"unknown intent type {kind[:20]!r} (use act, sync or leave)")
 
 
 # --- the seed: hidden until the end, committed to from the start -----------------------

@@ -25,6 +25,7 @@ from stateside.engine.match import HUMAN, Match, chance_rng, check_seats, rules_
 from stateside.engine.protocol import CHANCE, SIMULTANEOUS, TERMINAL
 from stateside.errors import IllegalActionError
 from stateside.online import protocol as P
+from stateside.online.realtime import RealTimeTable, owner_subject, void_interrupted_round
 from stateside.online.visibility import entry_view, hidden_from
 
 log = logging.getLogger("stateside.referee")
@@ -52,6 +53,8 @@ class Table:
     hidden: list = field(default_factory=list)      # per entry: the seats that may not see it
     last_seq: int = 0                               # stream sequence of the log's last record
     ended: bool = False
+    voids: list = field(default_factory=list)       # real time: rounds voided by a change of referee
+    driver: str = ""                                # real time: the referee that drives the table
 
     @property
     def n(self) -> int:
@@ -74,11 +77,14 @@ def _refusal(reason: str, intent_id: str = "") -> dict:
 class Referee:
     def __init__(self, url: str | list[str], authorizer=None, replicas: int = 1, allow_chosen_seed: bool = False,
                  name: str | None = None, connect_options: dict | None = None,
-                 share: tuple[int, int] | None = None):
+                 share: tuple[int, int] | None = None, revoke_after_end_s: float = 10.0):
         self.url = url   # one server, or a cluster's servers (the client fails over among them)
         self.connect_options = connect_options or {}
         self.share = share   # (i, n): serve only the i-th of n shares of the intents' partitions
         self.authorizer = authorizer
+        # A finished game's credentials are revoked this long after its end was sent: time
+        # for a client that missed the end to sync it (a guest's `look` also returns it).
+        self.revoke_after_end_s = revoke_after_end_s
         self.replicas = replicas
         self.allow_chosen_seed = allow_chosen_seed    # tests and benchmarks only: a seed a host picks
         self.name = name or f"referee-{secrets.token_hex(2)}"
@@ -88,6 +94,7 @@ class Referee:
         self._subs = []
         self._tasks: set[asyncio.Task] = set()
         self._locks: dict[str, asyncio.Lock] = {}
+        self.realtime: dict[str, RealTimeTable] = {}    # the real-time tables this referee drives
         self.stats = {"appends": 0, "conflicts": 0, "refusals": 0, "retries": 0}
 
     # --- life ------------------------------------------------------------------------
@@ -110,11 +117,11 @@ class Referee:
         if self.share is None:   # every table: mapped by our nats.conf, or as sent (a server without it)
             for subject in (P.partition_wildcard("*"), P.INTENT_WILDCARD):
                 self._subs.append(await self.nc.subscribe(subject, queue=P.REFEREE_QUEUE,
-                                                          cb=self._spawn(self._on_intent)))
+                                                          cb=self._on_intent_arrival))
         else:   # our partitions; a second referee with the same share stands by in each queue
             for k in P.share_partitions(self.share):
                 self._subs.append(await self.nc.subscribe(P.partition_wildcard(k), queue=f"{P.REFEREE_QUEUE}.p{k}",
-                                                          cb=self._spawn(self._on_intent)))
+                                                          cb=self._on_intent_arrival))
         await self.resume_all()
 
     async def stop(self) -> None:
@@ -208,8 +215,16 @@ class Referee:
             kind = rec.get("type")
             if kind == "join":
                 table.joined[rec["seat"]] = {"name": rec["name"], "user": rec["user"]}
+            elif kind == "leave":
+                table.joined.pop(rec["seat"], None)
+            elif kind == "driver":
+                table.driver = rec["name"]
+            elif kind == "void":
+                table.voids.append({"round": rec["round"], "n": rec["n"], "reason": rec["reason"]})
             elif kind == "action":
-                self._apply(table, table.match.state.action_from_json(rec["action"]))
+                void = next((v for v in table.voids if v["n"] == table.n), None)
+                self._apply(table, table.match.state.action_from_json(rec["action"]),
+                            f"Round {void['round']} is void: {void['reason']}." if void else None)
             elif kind == "end":
                 table.ended = True
             table.last_seq = seq
@@ -232,7 +247,11 @@ class Referee:
                 continue   # finished games are read only when someone asks for them
             async with self._lock_for(code):
                 table = await self.load(code)
-                if table is not None and table.status == "playing":
+                if table is None or table.status != "playing":
+                    continue
+                if table.match.rules.spec.real_time:
+                    await self._own_realtime(table)
+                else:
                     await self._drive(table)
 
     def _lock_for(self, code: str) -> asyncio.Lock:
@@ -240,25 +259,26 @@ class Referee:
         return self._locks.setdefault(code, asyncio.Lock())
 
     # --- playing ----------------------------------------------------------------------------
-    def _apply(self, table: Table, action) -> dict:
-        """Apply a committed action to the referee's match; the full entry."""
+    def _apply(self, table: Table, action, text: str | None = None) -> dict:
+        """Apply a committed action to the referee's match; the full entry (its text
+        replaced by `text`: a round voided by a change of referee says so)."""
         state = table.match.state
         actor = state.actor(action)
         hidden = hidden_from(state, action, actor)
         entry_log = table.match.apply(action)
-        entry = {"n": entry_log.index, "seat": actor, "text": entry_log.text,
+        entry = {"n": entry_log.index, "seat": actor, "text": text or entry_log.text,
                  "action": state.action_to_json(action),
                  "events": [getattr(ev, "text", str(ev)) for ev in entry_log.events]}
         table.entries.append(entry)
         table.hidden.append(hidden)
         return entry
 
-    async def _commit(self, table: Table, action) -> dict:
+    async def _commit(self, table: Table, action, text: str | None = None) -> dict:
         state = table.match.state
         record = {"type": "action", "n": table.n, "seat": state.actor(action),
                   "action": state.action_to_json(action)}
         await self._append(table, record)
-        entry = self._apply(table, action)
+        entry = self._apply(table, action, text)
         await self._publish_entry(table, entry)
         return entry
 
@@ -300,12 +320,54 @@ class Referee:
         await self.nc.publish(P.public_subject(table.code), P.encode(end))
         for s in table.joined:
             await self.nc.publish(P.private_subject(table.code, s), P.encode(end))
+        if self.authorizer is not None:
+            task = asyncio.create_task(self._revoke_later(table.code))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _revoke_later(self, code: str) -> None:
+        await asyncio.sleep(self.revoke_after_end_s)
+        try:
+            await self.authorizer.revoke_table(code)
+        except Exception:   # the server is gone or its folder unwritable: the seats stay until it restarts
+            log.exception("referee: revoking table %s's credentials failed", code)
+
+    async def _leave(self, table: Table, seat: int) -> dict | None:
+        """The seat leaves: logged, its credentials revoked, the others told. In the lobby
+        the seat is free again; during a game the table waits (status "lobby") until
+        someone takes the seat again by the table code, with new credentials."""
+        user = table.joined[seat]["user"]
+        if not table.ended:
+            try:
+                await self._append(table, {"type": "leave", "seat": seat})
+            except Conflict:
+                await self.load(table.code)
+                return _refusal("stale: the table changed; sync and try again")
+            table.joined.pop(seat)
+            if table.code in self.realtime:   # a real-time game's clock stops while the seat is empty
+                self.realtime[table.code].poke()
+            elif table.match.rules.spec.real_time:   # driven by another referee: tell it
+                try:
+                    await self.nc.request(owner_subject(table.code), b'{"kind":"wake"}', timeout=1.0)
+                except (nats.errors.NoRespondersError, nats.errors.TimeoutError):
+                    pass   # nobody drives it: whoever takes it over reads the leave in the log
+        note = {"type": "left", "table": table.code, "seat": seat, "name": table.match.names[seat],
+                "status": table.status, "joined": {str(s): j["name"] for s, j in table.joined.items()}}
+        await self.nc.publish(P.public_subject(table.code), P.encode(note))
+        for s in {*table.joined, seat}:
+            await self.nc.publish(P.private_subject(table.code, s), P.encode(note))
+        for s in table.joined:   # the others: their status (waiting for the seat) and no legal moves
+            await self.nc.publish(P.private_subject(table.code, s), P.encode(self._seat_update(table, s, None)))
+        await self.nc.flush()
+        if self.authorizer is not None:
+            await self.authorizer.revoke_user(user)
+        return None
 
     def _end_message(self, table: Table) -> dict:
         m = table.match
         return {"type": "end", "table": table.code, "returns": m.state.returns(), "scores": m.state.scores(),
                 "seed": m.seed, "salt": table.salt, "seed_commitment": table.commitment,
-                "save": m.to_json()}
+                "save": m.to_json(), "voids": list(table.voids)}
 
     def _seat_update(self, table: Table, seat: int, entry: dict | None) -> dict:
         state = table.match.state
@@ -313,7 +375,7 @@ class Referee:
         msg = {"type": "update", "table": table.code, "n": table.n, "status": table.status,
                "to_move": to_move, "observation": state.observation(seat),
                "legal": [state.action_to_json(a) for a in state.legal_actions(seat)]
-               if to_move == seat and table.status == "playing" else None}
+               if to_move in (seat, SIMULTANEOUS) and table.status == "playing" else None}
         if entry is not None:
             msg["entry"] = entry_view(entry, table.match.names, seat not in table.hidden[entry["n"]])
         return msg
@@ -333,25 +395,46 @@ class Referee:
                     "seats": m.seats, "seat": seat, "seed_commitment": table.commitment,
                     "joined": {str(s): j["name"] for s, j in table.joined.items()},
                     "entries": [entry_view(e, m.names, seat not in table.hidden[e["n"]])
-                                for e in table.entries[since:]]})
+                                for e in table.entries[since:]], "voids": list(table.voids)})
         if table.ended:
             msg["end"] = self._end_message(table)
         return msg
 
     # --- intents from seats --------------------------------------------------------------
-    async def _on_intent(self, msg) -> None:
+    async def _on_intent_arrival(self, msg) -> None:
+        """Every intent, the moment it arrives: a real-time table's move is stamped now
+        (its time in the game is its arrival) and queued; anything else is handled in turn."""
+        arrived = time.monotonic()
+        try:
+            code, seat = P.parse_intent_subject(msg.subject)
+        except P.ProtocolError:
+            return
+        rt = self.realtime.get(code)
+        if rt is not None and self.tables[code].status == "playing":   # else refused below
+            try:
+                intent = P.check_intent(P.decode(msg.data, P.MAX_INTENT_BYTES, "the intent"))
+            except P.ProtocolError:
+                intent = None   # refused by the usual path below
+            if intent is not None and intent["type"] == "act":
+                rt.arrive(arrived, seat, intent)
+                return
+        task = asyncio.create_task(self._guard(lambda m: self._on_intent(m, arrived), msg))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _on_intent(self, msg, arrived: float | None = None) -> None:
         try:
             code, seat = P.parse_intent_subject(msg.subject)
         except P.ProtocolError:
             return
         async with self._lock_for(code):
-            reply = await self._handle_intent(code, seat, msg.data)
+            reply = await self._handle_intent(code, seat, msg.data, time.monotonic() if arrived is None else arrived)
         if reply is not None:
             if reply["type"] == "refused":
                 self.stats["refusals"] += 1
             await self.nc.publish(P.private_subject(code, seat), P.encode(reply))
 
-    async def _handle_intent(self, code: str, seat: int, data: bytes) -> dict | None:
+    async def _handle_intent(self, code: str, seat: int, data: bytes, arrived: float = 0.0) -> dict | None:
         """The refusal or reply for one intent (None when the updates say it all)."""
         try:
             intent = P.check_intent(P.decode(data, P.MAX_INTENT_BYTES, "the intent"))
@@ -365,6 +448,18 @@ class Referee:
             return _refusal(f"you are seat {seat}; you cannot act for seat {intent['seat']}", iid)
         if seat not in table.joined:
             return _refusal(f"seat {seat} of table {code} has not been taken", iid)
+        if intent["type"] == "leave":
+            return await self._leave(table, seat)
+        if table.match.rules.spec.real_time and table.status == "playing":
+            act = intent["type"] == "act"
+            rt = self.realtime.get(code) or await self._own_realtime(table, seat, data if act else None)
+            table = self.tables[code]
+            if act:
+                if rt is not None:
+                    rt.arrive(arrived, seat, intent)
+                return None   # else forwarded to the referee that drives the table
+            if rt is None:    # a sync: the log says it all; the driving referee takes any draw
+                return self._sync_message(table, seat, min(intent.get("since", 0), table.n))
         if intent["type"] == "sync":
             if table.status == "playing" and self._next_automatic(table) is not None:
                 await self._drive(table)   # a draw that a lost server interrupted: take it now
@@ -400,6 +495,39 @@ class Referee:
         await self._drive(self.tables[code])
         return None
 
+    # --- real time -----------------------------------------------------------------------
+    async def _own_realtime(self, table: Table, seat: int | None = None, data: bytes | None = None,
+                            wake: bool = False) -> RealTimeTable | None:
+        """Make sure one referee drives this real-time table: if another answers on the
+        table's owner subject, hand it the intent (or the news that the table plays again)
+        and return None; if nobody does, take the table over (voiding an interrupted round)
+        and drive it here. Called with the table's lock held."""
+        code = table.code
+        if data is not None or wake:
+            body = {"kind": "intent", "seat": seat, "data": data.decode("utf-8", "replace")} if data is not None \
+                else {"kind": "wake"}
+        else:
+            body = {"kind": "ping"}
+        try:
+            await self.nc.request(owner_subject(code), json.dumps(body).encode(), timeout=1.0)
+            return None
+        except (nats.errors.NoRespondersError, nats.errors.TimeoutError):
+            pass   # nobody drives it (its referee is gone): ours now
+        table = await self.load(code)
+        try:
+            # Written first: a driver that finds it in the log (after a failed append) stops.
+            await self._append(table, {"type": "driver", "name": self.name})
+            table.driver = self.name
+            if not wake:
+                table = await void_interrupted_round(self, table)
+        except Conflict:   # another referee took it over first: let it drive
+            await self.load(code)
+            return None
+        rt = RealTimeTable(self, code)
+        self.realtime[code] = rt
+        await rt.start()
+        return rt
+
     # --- the lobby -------------------------------------------------------------------------
     async def _reply(self, msg, body: dict) -> None:
         if msg.reply:
@@ -420,9 +548,6 @@ class Referee:
             rules = None
         if rules is None:
             raise P.ProtocolError(f"there is no game {str(game)[:40]!r}")
-        if rules.spec.real_time:
-            raise P.ProtocolError(f"{game} is played in real time, which online play does not offer yet; "
-                                  "play it at one screen")
         if not isinstance(seats, list):
             raise P.ProtocolError("\"seats\" must list each seat: human, random or ai:<level>")
         check_seats(rules, seats)
@@ -443,6 +568,9 @@ class Referee:
             match = Match(rules, seats, seed, setup)
         except ValueError as e:
             raise P.ProtocolError(f"the setup cannot start a game of {game}: {e}") from None
+        if rules.spec.real_time and setup.get("round_limit_ms", 1) <= 0:
+            # a round a change of referee interrupts is voided by running out its time limit
+            raise P.ProtocolError(f"{game} online needs timed rounds (round_limit_ms above 0)")
         salt = secrets.token_hex(16)
         for _ in range(20):
             code = P.new_table_code()
@@ -467,9 +595,19 @@ class Referee:
         except (P.ProtocolError, ValueError) as e:
             body, table = {"ok": False, "reason": str(e)[:300]}, None
         await self._reply(msg, body)
-        if table is not None and table.status == "playing":
+        if table is not None:
             async with self._lock_for(code):
-                await self._drive(table)
+                for s in table.joined:   # who is seated now, and whether the game (re)starts
+                    if s != body.get("seat"):
+                        await self.nc.publish(P.private_subject(code, s), P.encode(self._seat_update(table, s, None)))
+                if table.status == "playing" and table.match.rules.spec.real_time:
+                    rt = self.realtime.get(code)
+                    if rt is not None:
+                        rt.wake.set()   # a seat taken again: the paused clock runs on
+                    else:
+                        await self._own_realtime(table, wake=True)
+                elif table.status == "playing":
+                    await self._drive(table)
 
     async def _join(self, code: str, req: dict):
         key = req.get("key")
@@ -514,6 +652,8 @@ class Referee:
             body = {"ok": True, "table": table.code, "game": table.match.game_id, "seats": table.match.seats,
                     "names": table.match.names, "status": table.status,
                     "joined": {str(s): j["name"] for s, j in table.joined.items()}}
+            if table.ended:   # everything is public once the seed is: a seat revoked meanwhile reads it here
+                body["end"] = self._end_message(table)
         except (P.ProtocolError, ValueError) as e:
             body = {"ok": False, "reason": str(e)[:300]}
         await self._reply(msg, body)

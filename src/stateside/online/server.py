@@ -178,8 +178,20 @@ class ConfigAuthorizer:
         return user, password
 
     async def revoke_table(self, table: str) -> None:
+        """Every credential of a table (its game is over): refused from the reload on."""
+        await self._revoke(lambda u, e: e.get("table") == table)
+
+    async def revoke_user(self, user: str) -> None:
+        """One seat's credentials (the seat left): refused from the reload on; the server
+        also closes a connection still open with them."""
+        await self._revoke(lambda u, e: u == user)
+
+    async def _revoke(self, gone) -> None:
         async with self._lock:
-            seats = {u: e for u, e in self.seats().items() if e.get("table") != table}
+            before = self.seats()
+            seats = {u: e for u, e in before.items() if not gone(u, e)}
+            if len(seats) == len(before):
+                return   # nothing to revoke (another referee did it): no needless reload
             _write_private(self.seats_path, json.dumps(seats))
             self.write_config(seats)
             self.reload()
