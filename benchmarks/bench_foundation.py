@@ -3,13 +3,18 @@
     python benchmarks/bench_foundation.py [--runs N]
 
 Start-up is a ratio to a bare PySide6 window showing a label, started in the same run,
-both measured from process launch to the first paint with the event loop running.
+both measured from process launch to the first paint with the event loop running (the
+app quits at the first paint of the map; its chooser and menus are built just after).
+It is measured twice: with the install this Python has (an editable one in a checkout),
+and with a regular install (the package copied into a fresh virtual environment that
+reuses this one's dependencies, as `pip install .` would lay it out).
 """
 from __future__ import annotations
 
 import argparse
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -32,24 +37,81 @@ app.exec()
 """
 
 
+CPU: list[float] = []   # CPU seconds (user + system) of each timed process, in order
+
+
 def time_process(args: list[str], env: dict) -> float:
+    """Wall time of one run; its CPU time goes to CPU (steadier on a busy machine)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run(args, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return wall
 
 
-def bench_startup(runs: int) -> tuple[float, float, float]:
+def install_kind() -> str:
+    import stateside
+
+    editable = not any(part == "site-packages" for part in os.path.abspath(stateside.__file__).split(os.sep))
+    return "editable install" if editable else "regular install"
+
+
+def regular_install() -> str:
+    """A Python that has stateside as a regular install: a new venv whose site-packages
+    holds a copy of the package (compiled, as pip does) and a .pth to this venv's
+    dependencies. Copying is cheap; a real `pip install .` would need a newer setuptools."""
+    import compileall
+    import site
+    import sysconfig
+
+    import stateside
+
+    root = tempfile.mkdtemp(prefix="stateside-regular-")
+    subprocess.run([getattr(sys, "_base_executable", sys.executable), "-m", "venv", "--without-pip", root],
+                   check=True)
+    python = os.path.join(root, "bin", "python")
+    target = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                            check=True, capture_output=True, text=True).stdout.strip()
+    package = os.path.dirname(stateside.__file__)
+    from stateside.paths import resources_dir
+
+    skip = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(package, os.path.join(target, "stateside"), ignore=skip)
+    resources = os.path.join(target, "stateside", "resources")   # pyproject maps it from resources/
+    if not os.path.isdir(resources):
+        shutil.copytree(resources_dir(), resources, ignore=skip)
+    compileall.compile_dir(os.path.join(target, "stateside"), quiet=1)
+    ours = sysconfig.get_path("purelib")
+    with open(os.path.join(target, "deps.pth"), "w") as f:   # PySide6 and the rest, not the editable finder
+        f.write("\n".join(p for p in {ours, *site.getsitepackages()} if "site-packages" in p) + "\n")
+    return python
+
+
+def bench_startup(runs: int, python: str = sys.executable) -> tuple[float, float, float]:
+    # Bytecode caches as a person's Python keeps them (pip writes them at install; a
+    # checkout's at the first start), in a folder of their own: with PYTHONDONTWRITEBYTECODE
+    # set (as in some sandboxes) every start would compile the app's modules again,
+    # about 60 ms that no installed copy pays. The warm-up runs below write them.
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", STATESIDE_QUIT_AFTER_PAINT="1",
-               STATESIDE_CONFIG_DIR=tempfile.mkdtemp())
-    app_cmd = [sys.executable, "-m", "stateside", "--mode", "explorer"]
-    bare_cmd = [sys.executable, "-c", BARE]
+               STATESIDE_CONFIG_DIR=tempfile.mkdtemp(), PYTHONPYCACHEPREFIX=tempfile.mkdtemp())
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    app_cmd = [python, "-m", "stateside", "--mode", "explorer"]
+    bare_cmd = [python, "-c", BARE]
     time_process(app_cmd, env)   # warm the file cache for both
     time_process(bare_cmd, env)
-    app, bare = [], []
+    app, bare, app_cpu, bare_cpu = [], [], [], []
     for _ in range(runs):   # alternate, so that machine load hits both alike
         bare.append(time_process(bare_cmd, env))
+        bare_cpu.append(CPU[-1])
         app.append(time_process(app_cmd, env))
+        app_cpu.append(CPU[-1])
     a, b = statistics.median(app), statistics.median(bare)
+    ca, cb = statistics.median(app_cpu), statistics.median(bare_cpu)
+    print(f"  (CPU time: app {ca * 1000:.0f} ms, bare {cb * 1000:.0f} ms, ratio {ca / cb:.2f})")
     return a, b, a / b
 
 
@@ -69,8 +131,15 @@ def main() -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
     app_s, bare_s, ratio = bench_startup(args.runs)
-    print(f"start-up to painted map: {app_s * 1000:.0f} ms; bare PySide6 label: {bare_s * 1000:.0f} ms; "
-          f"ratio {ratio:.2f} (target <= 1.5)")
+    print(f"start-up to painted map ({install_kind()}): {app_s * 1000:.0f} ms; bare PySide6 label: "
+          f"{bare_s * 1000:.0f} ms; ratio {ratio:.2f} (target <= 1.5; median of {args.runs} paired runs)")
+    python = regular_install()
+    try:
+        app_s, bare_s, ratio = bench_startup(args.runs, python)
+    finally:
+        shutil.rmtree(os.path.dirname(os.path.dirname(python)), ignore_errors=True)
+    print(f"start-up to painted map (regular install): {app_s * 1000:.0f} ms; bare PySide6 label: "
+          f"{bare_s * 1000:.0f} ms; ratio {ratio:.2f}")
 
     from stateside.geo.atlas import load_atlas
     from stateside.geo.borders import derive_pairs

@@ -9,8 +9,23 @@ from stateside.engine.clock import planned_reactions
 from stateside.engine.match import Match
 from stateside.errors import SaveError
 from stateside.games.scrambled_states.ai import LEVELS
-from stateside.games.scrambled_states.mode import ScrambledStatesMode, build_match
+from stateside.games.scrambled_states.mode import COMPUTER_NAMES, ScrambledStatesMode, build_match
 from stateside.games.scrambled_states.rules import FACE_UP, Round, slap
+
+
+def choice(party: bool = False, computers: int = 1, level: str = "easy", target: int = 10,
+           practice: bool = False) -> dict:
+    """A setup as the setup screen gives it: you (or two people), then the computers;
+    level "mixed" gives them the levels in turn."""
+    seats = [["Player 1", "human"], ["Player 2", "human"]] if party else [["You", "human"]]
+    for i in range(computers):
+        lv = list(LEVELS)[i % len(LEVELS)] if level == "mixed" else level
+        seats.append([COMPUTER_NAMES[i], f"ai:{lv}"])
+    return {"seats": seats, "target": target, "practice": practice}
+
+
+def last_line(mode) -> str:
+    return mode.log_panel.lines()[-1].text
 
 
 class FakeClock:
@@ -76,7 +91,7 @@ def test_slap_a_card_by_clicking_the_map(qtbot, mode):
     g = mode.game
     assert g.piles[0] == ["CA"]
     assert "You win California" in mode.banner.text()
-    assert "same population" in mode.log.item(0).text()
+    assert "same population" in last_line(mode)
     assert g.face_up[1] == "TX" and mode.table.slots[1] == "TX"
 
 
@@ -137,7 +152,7 @@ def test_no_slap_while_the_die_rolls(qtbot, mode):
 
 def test_computers_slap_on_their_timers(mode):
     """The computers' plans fire from the clock; a tie is shown as a tie, a win as a win."""
-    mode.start_game(build_match({"party": False, "computers": 2, "level": "easy", "target": 10}, 3))
+    mode.start_game(build_match(choice(party=False, computers=2, level="easy", target=10), 3))
     landed = mode.game.round.reveal_at
     start(mode, landed)
     floor = LEVELS["easy"].min_ms
@@ -148,7 +163,8 @@ def test_computers_slap_on_their_timers(mode):
         tick(mode, t)
     g = mode.game
     assert sum(g.scores()) >= 3 and g.results
-    assert mode.log.count() >= 3 and all(mode.log.item(i).text().startswith("R") for i in range(mode.log.count()))
+    lines = [line.text for line in mode.log_panel.lines()]
+    assert sum(line.startswith("Round ") for line in lines) >= 3 and any("slapped" in line for line in lines)
     assert sum(mode.game.scores()) == sum(len(e.cards) for e in g.results if e.kind != "void")
 
 
@@ -172,6 +188,7 @@ def test_save_and_resume(qtbot, mode):
     assert other.game.scores() == mode.game.scores()
     assert other.game.face_up == mode.game.face_up and other.game.now() == 19500
     assert not other.running and other.start_button.text() == "Resume"
+    assert "resumed" in other.banner.text() and other.last_status == other.banner.text()   # they agree
 
 
 def test_broken_save_leaves_the_game_alone(mode):
@@ -184,7 +201,7 @@ def test_broken_save_leaves_the_game_alone(mode):
 
 
 def test_party_buzzer_then_pick_with_the_mouse(qtbot, mode):
-    mode.start_game(build_match({"party": True, "computers": 1, "level": "easy", "target": 10}, 5))
+    mode.start_game(build_match(choice(party=True, computers=1, level="easy", target=10), 5))
     start(mode)
     arrange(mode, "TX", "population", ["CA", "NY"])
     tick(mode, 2100)
@@ -199,17 +216,17 @@ def test_party_buzzer_then_pick_with_the_mouse(qtbot, mode):
 
 
 def test_party_buzzer_running_out_is_a_slip(qtbot, mode):
-    mode.start_game(build_match({"party": True, "computers": 0, "level": "easy", "target": 10}, 5))
+    mode.start_game(build_match(choice(party=True, computers=0, level="easy", target=10), 5))
     start(mode)
     arrange(mode, "TX", "population", ["CA"])
     tick(mode, 2100)
     qtbot.keyClick(mode.board, Qt.Key_A)
     tick(mode, 2100 + 3000)
-    assert mode.game.is_barred(0) and "did not pick in time" in mode.log.item(0).text()
+    assert mode.game.is_barred(0) and "did not pick in time" in last_line(mode)
 
 
 def test_game_over_offers_a_new_game(mode):
-    mode.start_game(build_match({"party": False, "computers": 1, "level": "hard", "target": 3}, 9))
+    mode.start_game(build_match(choice(party=False, computers=1, level="hard", target=3), 9))
     start(mode)
     for t in range(2000, 60000, 500):
         tick(mode, t)
@@ -298,7 +315,7 @@ def test_the_card_row_keeps_its_size_whatever_the_panel_shows(qtbot, show_mode):
     heights = {}
     for computers in (1, 5):
         m = show_mode(ScrambledStatesMode, size=(1024, 700))
-        m.start_game(build_match({"party": False, "computers": computers, "level": "mixed", "target": 10}, 4))
+        m.start_game(build_match(choice(computers=computers, level="mixed"), 4))
         m._set_banner("slip", "A long message " * 12)
         qtbot.wait(10)
         heights[computers] = (m.table.height(), m.table.slot_rect(0).height())
@@ -307,7 +324,7 @@ def test_the_card_row_keeps_its_size_whatever_the_panel_shows(qtbot, show_mode):
 
 
 def test_party_round_banner_names_the_buzzer_keys(mode):
-    mode.start_game(build_match({"party": True, "computers": 0, "level": "easy", "target": 10}, 5))
+    mode.start_game(build_match(choice(party=True, computers=0, level="easy", target=10), 5))
     start(mode, mode.game.round.reveal_at)
     assert "Buzz (A or L), then pick." in mode.banner.text()
 
@@ -336,7 +353,7 @@ def test_foreign_or_broken_saves_leave_the_game_alone(mode, bad):
 
 def test_party_buzzer_letters_inside_a_typed_name_are_letters(qtbot, mode):
     """Party play: A and L buzz, but not in the middle of typing a state's name ("Maine")."""
-    mode.start_game(build_match({"party": True, "computers": 0, "level": "easy", "target": 10}, 5))
+    mode.start_game(build_match(choice(party=True, computers=0, level="easy", target=10), 5))
     start(mode)
     arrange(mode, "TX", "population", ["ME", "CA"])
     tick(mode, 2100)
@@ -350,24 +367,83 @@ def test_party_buzzer_letters_inside_a_typed_name_are_letters(qtbot, mode):
     assert mode.game.is_barred(1)                        # Maine has one person, Texas five: a slip
 
 
-def test_setup_dialog_levels_and_party(qtbot):
-    """New game: the level list gives each level's usual reaction times; with no computers
-    (a party of two) the level is not asked."""
-    from stateside.games.scrambled_states.mode import SetupDialog
+def test_setup_screen_levels_and_party(qtbot):
+    """New game is the shared setup screen: each computer level with its usual reaction
+    times (only the levels meant for play, not the simulated people); two people make a
+    party with buzzers A and L, and then the practice option is moot (untimed anyway)."""
+    from stateside.app.setup_screen import SetupScreen
+    from stateside.games.scrambled_states.ai import PEOPLE
+    from stateside.games.scrambled_states.mode import ScrambledSetup
 
-    dialog = SetupDialog({"party": False, "computers": 2, "level": "easy", "target": 10})
+    dialog = ScrambledSetup(choice(computers=2, level="easy"))
     qtbot.addWidget(dialog)
+    assert isinstance(dialog, SetupScreen) and dialog.first_box is None   # a race: nobody starts
+    box = dialog.kind_boxes[1]
+    kinds = [box.itemData(i) for i in range(box.count())]
+    assert kinds == ["human", "ai:beginner", "ai:easy", "ai:medium", "ai:hard"]
+    assert not any(f"ai:{p}" in kinds for p in PEOPLE)
     lo, hi = LEVELS["beginner"].usual_range()
-    assert dialog.level.itemText(0) == f"Beginner (usually slaps in {lo:.1f}-{hi:.1f} s)"
-    lo, hi = LEVELS["easy"].usual_range()
-    assert dialog.level.itemText(1) == f"Easy (usually slaps in {lo:.1f}-{hi:.1f} s)"
-    dialog.party.setChecked(True)
-    dialog.computers.setValue(0)
-    assert not dialog.level.isEnabled() and not dialog.practice.isEnabled()
-    assert dialog.choice() == {"party": True, "computers": 0, "level": "easy", "target": 10, "practice": False}
+    assert box.itemText(1) == f"Computer, beginner (slaps in {lo:.1f}-{hi:.1f} s)"
+    assert dialog.count.value() == 3 and dialog.count.minimum() == 2 and dialog.count.maximum() == 6
+    dialog.count.setValue(2)
+    dialog.kind_boxes[1].setCurrentIndex(0)                # Ada becomes a person: a party of two
+    assert dialog.names[1].text() == "Player 2"
+    assert not dialog.practice.isEnabled() and "buzzes with A" in dialog.note.text()
+    assert dialog.choice() == {"seats": [["You", "human"], ["Player 2", "human"]], "target": 10,
+                               "practice": False}
     match = build_match(dialog.choice(), 0)
-    assert match.names == ["Player 1 (A)", "Player 2 (L)"] and match.seats == ["human", "human"]
-    assert match.state.settings.buzzer_seats == (0, 1)
+    assert match.names == ["You (A)", "Player 2 (L)"] and match.seats == ["human", "human"]
+    assert match.state.settings.buzzer_seats == (0, 1) and match.state.settings.round_limit_ms == 0
+
+
+def test_setup_screen_refuses_three_people_or_none(qtbot):
+    """People share one keyboard (buzzers A and L): three cannot play, nor can nobody."""
+    from stateside.games.scrambled_states.mode import ScrambledSetup
+
+    dialog = ScrambledSetup(choice(party=True, computers=1))
+    qtbot.addWidget(dialog)
+    dialog.kind_boxes[2].setCurrentIndex(0)
+    assert "At most 2 people" in dialog.problem.text() and dialog.problem.isVisibleTo(dialog)
+    from PySide6.QtWidgets import QDialogButtonBox
+    start = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok)
+    assert not start.isEnabled()
+    dialog.accept()
+    assert dialog.result() != ScrambledSetup.Accepted
+    with pytest.raises(ValueError, match="At most 2 people"):
+        build_match(dialog.choice(), 0)
+    for box in dialog.kind_boxes:
+        box.setCurrentIndex(1)
+    assert "at least one seat a person" in dialog.problem.text()
+    dialog.kind_boxes[1].setCurrentIndex(0)
+    assert not dialog.problem.text() and start.isEnabled()
+    dialog.accept()
+    assert dialog.result() == ScrambledSetup.Accepted
+    match = build_match(dialog.choice(), 0)
+    assert match.seats == ["ai:beginner", "human", "ai:beginner"] and match.state.settings.buzzer_seats == ()
+
+
+def test_new_game_goes_through_the_setup_screen(qtbot, mode, monkeypatch):
+    """Game > New: the setup screen's choice starts the game (the clock stopped meanwhile)."""
+    from stateside.games.scrambled_states.mode import ScrambledSetup
+
+    start(mode)
+    seen = {}
+
+    def answer(dialog):
+        seen["running"] = mode.running
+        dialog.count.setValue(3)
+        dialog.kind_boxes[2].setCurrentIndex(dialog.kind_boxes[2].findData("ai:hard"))
+        dialog.target.setValue(5)
+        dialog.practice.setChecked(True)
+        return ScrambledSetup.Accepted
+
+    monkeypatch.setattr(ScrambledSetup, "exec", answer)
+    mode.new_game()
+    assert seen["running"] is False
+    g = mode.game
+    assert g.names == ["You", "Ada (beginner)", "Ben (hard)"] and mode.match.seats[2] == "ai:hard"
+    assert g.settings.target == 5 and g.settings.round_limit_ms == 0 and not mode.started
+    assert mode.choice["seats"][2] == ["Ben", "ai:hard"]
 
 
 def test_an_old_save_opens_in_the_mode(qtbot, mode):
@@ -382,28 +458,29 @@ def test_an_old_save_opens_in_the_mode(qtbot, mode):
     assert g.scores() == [7, 4, 1] and g.phase == "closing" and g.now() == 52907
     assert mode.match.seats == ["human", "human", "ai:medium"] and mode.start_button.text() == "Resume"
     start(mode, 52907 + 300)                 # the tie window closes: Player 2 wins the card
-    assert g.scores() == [7, 5, 1] and "Player 2 (L) wins" in mode.log.item(0).text()
+    assert g.scores() == [7, 5, 1] and "Player 2 (L) wins" in last_line(mode)
 
 
 def test_a_new_game_is_one_beginner_computer(qtbot, mode):
     """Issue 11: the default opponent is one computer at the beginner level, slower than a
-    first-time player; the setup dialog offers it first and starts on it."""
-    from stateside.games.scrambled_states.mode import SetupDialog
+    first-time player; the setup screen offers it and starts on it."""
+    from stateside.games.scrambled_states.mode import ScrambledSetup
 
     assert mode.match.seats == ["human", "ai:beginner"] and mode.game.names == ["You", "Ada (beginner)"]
     assert mode.game.settings.round_limit_ms > 0          # an ordinary game is timed
-    dialog = SetupDialog(mode.choice, mode)
+    dialog = ScrambledSetup(mode.choice, mode)
     qtbot.addWidget(dialog)
-    assert dialog.computers.value() == 1 and dialog.computers.minimum() == 1
-    assert dialog.level.currentData() == "beginner" and not dialog.practice.isChecked()
+    assert dialog.count.value() == 2 and [s.kind for s in dialog.seats()] == ["human", "ai:beginner"]
+    assert not dialog.practice.isChecked() and dialog.target.value() == 10
+    dialog.count.setValue(3)                               # a seat added is a beginner too
+    assert dialog.seats()[2].kind == "ai:beginner"
 
 
 def test_practice_and_people_only_rounds_are_untimed(mode):
     """Issue 11: practice makes rounds untimed, and so does a game of people only: time
     passes far beyond the usual limit and the round still waits for a player."""
-    for choice in ({"party": False, "computers": 1, "level": "beginner", "target": 10, "practice": True},
-                   {"party": True, "computers": 0, "level": "easy", "target": 10}):
-        mode.start_game(build_match(choice, 5))
+    for setup in (choice(computers=1, level="beginner", practice=True), choice(party=True, computers=0)):
+        mode.start_game(build_match(setup, 5))
         assert "Rounds are untimed" in mode.banner.text()
         start(mode)
         arrange(mode, "TX", "population", ["VT", "CA", "OR", "NY"])
@@ -412,22 +489,22 @@ def test_practice_and_people_only_rounds_are_untimed(mode):
         tick(mode, g.now() + 10 * 60 * 1000)               # ten minutes later
         assert g.now() >= 10 * 60 * 1000 and not [e for e in g.results if e.kind == "void"]
         assert g.phase == "open"
-    timed = build_match({"party": True, "computers": 1, "level": "easy", "target": 10}, 5)
+    timed = build_match(choice(party=True, computers=1, level="easy", target=10), 5)
     assert timed.state.settings.round_limit_ms == 20000
 
 
 def test_the_card_legend_stays_apart_from_the_round_log(mode):
     """Issue 11: the card help is a fixed panel; the log holds only the rounds."""
     assert "land mass" in mode.legend.text() and "bars" in mode.legend.text()
-    assert mode.log.count() == 0
+    assert [line.text for line in mode.log_panel.lines()] == ["The deal: 15 cards face up."]
     start(mode)
     arrange(mode, "TX", "population", ["VT", "CA", "OR", "NY"])
     mode.slap_card("NY")
     tick(mode, mode.game.now() + 300)
-    assert mode.log.count() >= 1 and all("Reading a card" not in mode.log.item(i).text()
-                                         for i in range(mode.log.count()))
+    texts = [line.text for line in mode.log_panel.lines()]
+    assert len(texts) >= 2 and all("Reading a card" not in text for text in texts)
     mode.start_game(build_match(mode.choice, 3))
-    assert mode.log.count() == 0 and mode.legend.isVisible()
+    assert mode.log_panel.count() == 1 and mode.legend.isVisible()
 
 
 def test_land_mass_bars_count_the_size(qtbot):

@@ -3,16 +3,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (
-    QComboBox,
-    QFormLayout,
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
-    QVBoxLayout,
-)
+# The panel's own widget classes are imported where the panel is built, after the map's
+# first paint: PySide6 sets up each class, with its enums, on first use.
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout
 
 from stateside.app.mode import GameMode
 from stateside.geo.rulesets import RULESETS
@@ -28,55 +21,98 @@ class ExplorerMode(GameMode):
     def __init__(self, board, parent=None):
         super().__init__(board, parent)
         self.selected: str | None = None
+        # The panel's frame now, its contents just after the map's first paint (or when
+        # first needed): start-up is the time to a painted map, and building and painting
+        # the contents cost about 25 ms of it. The frame keeps its width: nothing moves later.
+        self.panel = QFrame(self)
+        self.panel.setObjectName("sidePanel")
+        self.panel.setFixedWidth(300)
+        self._panel_built = False
 
-        panel = QFrame(self)
-        panel.setObjectName("sidePanel")
-        panel.setFixedWidth(300)
-        side = QVBoxLayout(panel)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.board_slot, 1)
+        layout.addWidget(self.panel)
+        self._show()
+
+    def ensure_panel(self) -> None:
+        """Build the panel's contents (once)."""
+        if self._panel_built:
+            return
+        self._panel_built = True
+        from PySide6.QtWidgets import QComboBox, QFormLayout, QListWidget
+
+        side = QVBoxLayout(self.panel)
         heading = QLabel("<h2 style='margin:0'>Map explorer</h2>"
                          "<p style='color:#555'>Click a state, or type its name or code and press Enter.</p>")
         heading.setWordWrap(True)
         side.addWidget(heading)
         side.addWidget(QLabel("Borders as played in:"))
-        self.rules_box = QComboBox()
-        self.rules_box.addItem("Map borders (shared line)", None)
+        self._rules_box = QComboBox()
+        self._rules_box.addItem("Map borders (shared line)", None)
         for ruleset, label in RULESETS.items():
-            self.rules_box.addItem(label, ruleset)
-        self.rules_box.currentIndexChanged.connect(lambda _i: self._show())
-        side.addWidget(self.rules_box)
+            self._rules_box.addItem(label, ruleset)
+        self._rules_box.currentIndexChanged.connect(lambda _i: self._show())
+        side.addWidget(self._rules_box)
 
-        self.title_label = QLabel()
-        self.title_label.setWordWrap(True)
-        side.addWidget(self.title_label)
+        self._title_label = QLabel()
+        self._title_label.setWordWrap(True)
+        side.addWidget(self._title_label)
         self.facts = QFormLayout()
         self.facts.setLabelAlignment(Qt.AlignRight)
-        self.fact_labels: dict[str, QLabel] = {}
+        self._fact_labels: dict[str, QLabel] = {}
         for key, label in (("capital", "Capital"), ("nickname", "Nickname"), ("admitted", "Admitted"),
                            ("population", "Population (2020)"), ("area", "Area"), ("settled", "Settled"),
                            ("region", "Census region"), ("mississippi", "Mississippi")):
             value = QLabel("\u2014")
             value.setWordWrap(True)
             value.setTextInteractionFlags(Qt.TextSelectableByMouse)
-            self.fact_labels[key] = value
+            self._fact_labels[key] = value
             self.facts.addRow(label + ":", value)
         side.addLayout(self.facts)
-        self.neighbour_title = QLabel("<b>Neighbours</b>")
-        side.addWidget(self.neighbour_title)
-        self.neighbours = QListWidget()
-        self.neighbours.itemActivated.connect(lambda item: self.select(item.data(Qt.UserRole)))
-        self.neighbours.itemClicked.connect(lambda item: self.select(item.data(Qt.UserRole)))
-        side.addWidget(self.neighbours, 1)
-        self.rule_note = QLabel()
-        self.rule_note.setWordWrap(True)
-        self.rule_note.setStyleSheet("color:#555")
-        side.addWidget(self.rule_note)
-
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
-        layout.addWidget(self.board_slot, 1)
-        layout.addWidget(panel)
+        self._neighbour_title = QLabel("<b>Neighbours</b>")
+        side.addWidget(self._neighbour_title)
+        self._neighbour_list = QListWidget()
+        self._neighbour_list.itemActivated.connect(lambda item: self.select(item.data(Qt.UserRole)))
+        self._neighbour_list.itemClicked.connect(lambda item: self.select(item.data(Qt.UserRole)))
+        side.addWidget(self._neighbour_list, 1)
+        self._rule_note = QLabel()
+        self._rule_note.setWordWrap(True)
+        self._rule_note.setStyleSheet("color:#555")
+        side.addWidget(self._rule_note)
         self._show()
+
+    # The panel's widgets, built on first use.
+    @property
+    def rules_box(self) -> QComboBox:
+        self.ensure_panel()
+        return self._rules_box
+
+    @property
+    def title_label(self) -> QLabel:
+        self.ensure_panel()
+        return self._title_label
+
+    @property
+    def fact_labels(self) -> dict[str, QLabel]:
+        self.ensure_panel()
+        return self._fact_labels
+
+    @property
+    def neighbour_title(self) -> QLabel:
+        self.ensure_panel()
+        return self._neighbour_title
+
+    @property
+    def neighbours(self) -> QListWidget:
+        self.ensure_panel()
+        return self._neighbour_list
+
+    @property
+    def rule_note(self) -> QLabel:
+        self.ensure_panel()
+        return self._rule_note
 
     def on_state_clicked(self, code: str) -> None:
         self.select(code)
@@ -89,9 +125,10 @@ class ExplorerMode(GameMode):
 
     @property
     def ruleset(self) -> str | None:
-        return self.rules_box.currentData()
+        return self._rules_box.currentData() if self._panel_built else None
 
     def select(self, code: str | None) -> None:
+        self.ensure_panel()
         self.selected = code
         self._show()
         if code:
@@ -105,14 +142,25 @@ class ExplorerMode(GameMode):
 
     def on_activate(self) -> None:
         self._show()
+        if not self._panel_built:
+            from stateside.app.main import after_first_paint
+
+            after_first_paint(self.board.viewport(), self.ensure_panel)
 
     def _show(self) -> None:
         board = self.board
         if self.active:
             board.clear_fills()
             board.clear_highlight()
-        self.neighbours.clear()
         code = self.selected
+        nbs = self._neighbours(code) if code else []
+        if code and self.active:
+            board.set_fill(code, SELECTED)
+            board.set_fills({n: NEIGHBOUR for n in nbs})
+            board.set_highlight([code], "#1d3557")
+        if not self._panel_built:
+            return
+        self.neighbours.clear()
         if not code:
             self.title_label.setText("<h3>No state selected</h3>")
             for value in self.fact_labels.values():
@@ -120,11 +168,6 @@ class ExplorerMode(GameMode):
             self.rule_note.setText("")
             return
         s = self.states[code]
-        nbs = self._neighbours(code)
-        if self.active:
-            board.set_fill(code, SELECTED)
-            board.set_fills({n: NEIGHBOUR for n in nbs})
-            board.set_highlight([code], "#1d3557")
         self.title_label.setText(f"<h3 style='margin-bottom:0'>{s.name} ({s.code})</h3>")
         f = self.fact_labels
         f["capital"].setText(s.capital)
@@ -136,6 +179,8 @@ class ExplorerMode(GameMode):
         f["region"].setText(f"{s.region} \u2013 {s.division}")
         f["mississippi"].setText(f"mostly {s.mississippi} of the river")
         self.neighbour_title.setText(f"<b>Neighbours</b> ({len(nbs)})")
+        from PySide6.QtWidgets import QListWidgetItem
+
         for n in nbs:
             item = QListWidgetItem(f"{self.states[n].name} ({n})")
             item.setData(Qt.UserRole, n)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 # Dialogs are imported where they are used: PySide6 sets up each Qt class on first
 # access, and start-up should pay only for what the first window shows.
 from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QToolBar, QWidget
@@ -22,6 +22,7 @@ from stateside.paths import resource
 APP_NAME = "Stateside"
 AUTOSAVE_DELAY_MS = 300   # an autosave follows each action this long after it, at most once
 DEFAULT_SIZE = (1280, 800)
+MINIMUM_SIZE = (1024, 700)   # every mode readable at this size (issue 11, item 5)
 EXPLORER = GameInfo(
     id="explorer", title="Map explorer", summary="Click a state for its facts and neighbours.",
     mode="stateside.app.explorer:ExplorerMode", order=90,
@@ -36,7 +37,9 @@ def config_dir() -> Path:
     return Path(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation) or Path.home() / ".stateside")
 
 
-def app_icon() -> QIcon:
+def app_icon():
+    from PySide6.QtGui import QIcon   # set after the first paint (see MainWindow), and so imported
+
     icon = QIcon()
     folder = resource("icons")
     for png in sorted(folder.glob("stateside-*.png")) if folder.is_dir() else []:
@@ -58,16 +61,29 @@ class MainWindow(QMainWindow):
         self._autosave_timer.setInterval(AUTOSAVE_DELAY_MS)
         self._autosave_timer.timeout.connect(self.autosave_current)
         self.setWindowTitle(APP_NAME)
+        # Below this every mode's panels still fit (checked in tests/test_app_shell.py).
+        self.setMinimumSize(*MINIMUM_SIZE)
         # Six PNGs to decode: after the first paint, which is what start-up waits for.
         QTimer.singleShot(150, self, self._set_icon)   # with `self` as context: dropped if the window goes
         self.settings = QSettings(str(config_dir() / "settings.ini"), QSettings.IniFormat) if persist else None
-        self.board = BoardView()
+        self.board = BoardView(shape_cache=config_dir() / "cache" / "board-shapes.bin" if persist else None)
         self.games: list[GameInfo] = [*discover_games(), EXPLORER]
         self.modes: dict[str, GameMode] = {}
         self.current: GameMode | None = None
+        self.current_files: dict[str, Path] = {}   # game id -> the file last opened or saved in it
+        self._last_folder: str | None = None   # where Open and Save start (when not persisted)
         self._autosave_failed: set[str] = set()
         self.data_errors: dict[str, str] = {}   # game id -> why its data check failed
+        self.chooser_actions: dict[str, QAction] = {}
+        self.stack = QStackedWidget()
+        self.setCentralWidget(self.stack)
+        self.stack.setStyleSheet("QFrame#sidePanel { background: #f7f5ef; border-left: 1px solid #d8d2c4; }")
+        # Built before the first paint: built after it (tried for start-up) they saved no
+        # measurable time, and the map jumped down under them a moment later.
+        self._build_chrome()
 
+    def _build_chrome(self) -> None:
+        """The game chooser, the menus and the status bar's first hint."""
         # The game chooser: a bar of the installed modes across the top, so that the map
         # keeps the whole width of the window.
         self.chooser = QToolBar("Games")
@@ -76,7 +92,6 @@ class MainWindow(QMainWindow):
         self.chooser.setToolButtonStyle(Qt.ToolButtonTextOnly)
         self.chooser_group = QActionGroup(self)
         self.chooser_group.setExclusive(True)
-        self.chooser_actions: dict[str, QAction] = {}
         for n, game in enumerate(self.games, 1):
             act = QAction(game.title, self)
             act.setCheckable(True)
@@ -86,11 +101,6 @@ class MainWindow(QMainWindow):
             self.chooser_group.addAction(act)
             self.chooser.addAction(act)
             self.chooser_actions[game.id] = act
-        self.addToolBar(Qt.TopToolBarArea, self.chooser)
-        self.stack = QStackedWidget()
-        self.setCentralWidget(self.stack)
-        self._build_menus()
-        self.statusBar().showMessage("Choose a game in the bar above, or explore the map.")
         # Style sheets are set on the widgets they style, not the window: a window-wide
         # sheet makes Qt restyle every widget it creates, which start-up pays for.
         self.chooser.setStyleSheet(
@@ -98,11 +108,14 @@ class MainWindow(QMainWindow):
             "QToolBar#gameChooser QToolButton { color: #f1faee; padding: 6px 12px; font-size: 13px;"
             " border-radius: 4px; }"
             "QToolBar#gameChooser QToolButton:hover { background: #2c4a70; }"
-            "QToolBar#gameChooser QToolButton:checked { background: #e63946; color: white; font-weight: bold; }"
+            # not bold: a button is sized for its normal text, and bold text was cut off at the ends
+            "QToolBar#gameChooser QToolButton:checked { background: #e63946; color: white; }"
             # a game whose data is broken (see _check_data): greyed, in italics
             "QToolBar#gameChooser QToolButton:disabled { color: #9fb0c8; font-style: italic; }"
         )
-        self.stack.setStyleSheet("QFrame#sidePanel { background: #f7f5ef; border-left: 1px solid #d8d2c4; }")
+        self.addToolBar(Qt.TopToolBarArea, self.chooser)
+        self._build_menus()
+        self.statusBar().showMessage("Choose a game in the bar above, or explore the map.")
 
     def _set_icon(self) -> None:
         self.setWindowIcon(app_icon())
@@ -118,11 +131,11 @@ class MainWindow(QMainWindow):
             return a
 
         game = self.menuBar().addMenu("&Game")
-        self.act_new = action(game, "&New game\u2026", lambda: self.current and self.current.new_game(),
-                              QKeySequence.New)
+        self.act_new = action(game, "&New game\u2026", self.new_game, QKeySequence.New)
         self.act_open = action(game, "&Open saved game\u2026", self.open_file, QKeySequence.Open)
         self.act_save = action(game, "&Save game as\u2026", self.save_file, QKeySequence.Save)
         self.act_online = action(game, "Play on&line\u2026", self.play_online)
+        self.act_replay = action(game, "&Replay\u2026", self.replay, "Ctrl+R")
         game.addSeparator()
         self.act_undo = action(game, "&Undo", self.undo, QKeySequence.Undo)
         self.mode_menu_separator = game.addSeparator()   # the active game's own actions follow
@@ -144,8 +157,73 @@ class MainWindow(QMainWindow):
         has_game = bool(mode and mode.has_game())
         self.act_new.setEnabled(bool(mode and type(mode).new_game is not GameMode.new_game))
         self.act_save.setEnabled(has_game)
-        self.act_open.setEnabled(bool(mode and type(mode).load_state is not GameMode.load_state))
+        # Open and Replay work from every mode: a save opens in its own game's mode.
+        self.act_open.setEnabled(True)
+        self.act_replay.setEnabled(True)
         self.act_undo.setEnabled(bool(mode and mode.can_undo()))
+
+    def game_in_progress(self, mode: GameMode | None) -> bool:
+        """A game that New or Open would throw away (modes may define game_in_progress;
+        has_game is the default)."""
+        if mode is None:
+            return False
+        return bool(getattr(mode, "game_in_progress", mode.has_game)())
+
+    def confirm_discard(self, question: str = "Start a new game?") -> bool:
+        """Ask before a game in progress is replaced; True to go ahead."""
+        from PySide6.QtWidgets import QMessageBox
+
+        answer = self.modal(lambda: QMessageBox.question(
+            self, APP_NAME, f"{question} The game in progress will be lost.",
+            QMessageBox.Yes | QMessageBox.No, QMessageBox.No))
+        return answer == QMessageBox.Yes
+
+    def new_game(self) -> None:
+        """Game > New: ask first if a game is in progress, then the mode's own setup."""
+        mode = self.current
+        if mode is None:
+            return
+        if self.game_in_progress(mode) and not self.confirm_discard():
+            return
+        before = mode.save_state()
+        mode.new_game()
+        if mode.save_state() != before:   # not when the setup was cancelled
+            self.current_files.pop(mode.game_id, None)
+            self.update_title()
+
+    def replay(self) -> None:
+        try:
+            from stateside.app.replay import start_replay
+        except ImportError:
+            from PySide6.QtWidgets import QMessageBox
+
+            self.modal(lambda: QMessageBox.information(self, APP_NAME, "Replays are not available in this build."))
+            return
+        start_replay(self)
+
+    def update_title(self) -> None:
+        """"name.json \u2013 Game \u2013 Stateside" while a file is open in the mode shown."""
+        mode = self.current
+        if mode is None:
+            self.setWindowTitle(APP_NAME)
+            return
+        info = next((g for g in self.games if g.id == mode.game_id), None)
+        title = f"{info.title if info else mode.title} \u2013 {APP_NAME}"
+        path = self.current_files.get(mode.game_id)
+        self.setWindowTitle(f"{path.name} \u2013 {title}" if path else title)
+
+    def last_folder(self) -> str:
+        """Where Open, Save and Replay start: the folder last used, else the home folder
+        (a str, as Qt's file dialogs take it)."""
+        value = self.settings.value("last_folder") if self.settings is not None else self._last_folder
+        folder = Path(str(value)) if value else None
+        return str(folder if folder is not None and folder.is_dir() else Path.home())
+
+    def remember_folder(self, path: str | Path) -> None:
+        folder = str(Path(path).resolve().parent)
+        self._last_folder = folder
+        if self.settings is not None:
+            self.settings.setValue("last_folder", folder)
 
     # ---------------------------------------------------------------- modes
     def mode_ids(self) -> list[str]:
@@ -168,21 +246,32 @@ class MainWindow(QMainWindow):
                 traceback.print_exc()
                 raise StatesideError(f"{info.title} could not be opened: {e}") from e
             mode.game_id = mode.game_id or info.id
-            mode.status.connect(lambda text: self.statusBar().showMessage(text, 8000))
+            # Only the mode shown speaks in the status bar (issue 11, item 6).
+            mode.status.connect(lambda text, m=mode: self._mode_status(m, text))
             mode.changed.connect(self.refresh_actions)
             mode.changed.connect(self._autosave_timer.start)
             self.modes[mode_id] = mode
             self.stack.addWidget(mode)
-            self._resume(mode)
-        if self.current is not None:
-            self.current.deactivate()
+            resumed = self._resume(mode)
+        else:
+            resumed = False
+        previous = self.current
+        if previous is not None:
+            previous.deactivate()
         self.stack.setCurrentWidget(mode)
         self.current = mode
         mode.activate()
         self.board.setFocus()
-        self.setWindowTitle(f"{info.title} \u2013 {APP_NAME}")
-        if mode.last_status:
+        self.update_title()
+        # The status bar says what this mode said last, never another mode's message; after a
+        # resume it says so and keeps the mode's own message, as the mode's panel does.
+        if resumed:
+            self.statusBar().showMessage(" ".join(filter(None, ["Resumed your last game.", mode.last_status])),
+                                         8000)
+        elif mode.last_status:
             self.statusBar().showMessage(mode.last_status, 8000)
+        elif previous is not None:
+            self.statusBar().clearMessage()
         self.chooser_actions[mode_id].setChecked(True)
         self._show_mode_menu_actions(mode)
         if self.settings is not None:
@@ -207,13 +296,20 @@ class MainWindow(QMainWindow):
                 traceback.print_exc()
             text = str(e) if isinstance(e, DataError) else "its data files could not be checked (details in the terminal)"
             self.data_errors[info.id] = f"{info.title} cannot be opened: {text}"
-            act = self.chooser_actions[info.id]
-            act.setText(f"{info.title} (data error)")
-            act.setToolTip(self.data_errors[info.id])
-            act.setChecked(False)
-            act.setEnabled(False)
+            self._mark_broken(info)
             self.notify(f"{self.data_errors[info.id]}\n\nThe other games can still be played.")
             raise DataError(self.data_errors[info.id]) from None
+
+    def _mark_broken(self, info: GameInfo) -> None:
+        act = self.chooser_actions[info.id]
+        act.setText(f"{info.title} (data error)")
+        act.setToolTip(self.data_errors[info.id])
+        act.setChecked(False)
+        act.setEnabled(False)
+
+    def _mode_status(self, mode: GameMode, text: str) -> None:
+        if mode is self.current:
+            self.statusBar().showMessage(text, 8000)
 
     def _show_mode_menu_actions(self, mode: GameMode) -> None:
         """The Game menu holds the active mode's own actions, and only its."""
@@ -248,13 +344,10 @@ class MainWindow(QMainWindow):
 
     def _take_lock(self) -> None:
         """One running copy owns the autosaves; a second one plays without them."""
-        from PySide6.QtCore import QLockFile
-
         folder = config_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        self.lock = QLockFile(str(folder / "stateside.lock"))
-        self.lock.setStaleLockTime(0)     # a lock left by a crashed copy is taken over (by its pid)
-        if not self.lock.tryLock(0):
+        self.lock = ProcessLock(folder / "stateside.lock")
+        if not self.lock.tryLock():
             self.autosaving = False
             self.lock = None
             self.notify("Another Stateside window is already running: this one will not save "
@@ -267,18 +360,19 @@ class MainWindow(QMainWindow):
             except OSError:
                 pass
 
-    def _resume(self, mode: GameMode) -> None:
+    def _resume(self, mode: GameMode) -> bool:
+        """Load a mode's autosave, if any; True when a game was resumed (open_mode says so)."""
         if not self.autosaving or type(mode).load_state is GameMode.load_state:
-            return
+            return False
         path = self.autosave_path(mode.game_id)
         if not path.exists():
-            return
+            return False
         from stateside.engine.saves import read_save
 
         try:
             _, body = read_save(path, mode.game_id)
             mode.load_state(body)
-            self.statusBar().showMessage("Resumed your last game.", 6000)
+            return True
         except Exception as e:   # whatever the file holds, the app starts
             if not isinstance(e, StatesideError):
                 import traceback
@@ -287,6 +381,7 @@ class MainWindow(QMainWindow):
             where = f" It is kept as {kept}." if kept else ""
             self.notify(f"Your last game of {mode.title or mode.game_id} could not be resumed: "
                         f"{_message(e)}{where} A new game has started.")
+            return False
 
     @staticmethod
     def _move_aside(path: Path) -> Path | None:
@@ -362,7 +457,8 @@ class MainWindow(QMainWindow):
         state = mode.save_state() if mode else None
         if state is None:
             return
-        start = str(Path.home() / f"{mode.game_id}.stateside.json")
+        current = self.current_files.get(mode.game_id)
+        start = str(Path(self.last_folder()) / (current.name if current else f"{mode.game_id}.stateside.json"))
         path, _ = self.modal(lambda: QFileDialog.getSaveFileName(self, "Save game", start,
                                                                  "Stateside saves (*.json)"))
         if not path:
@@ -371,6 +467,9 @@ class MainWindow(QMainWindow):
 
         try:
             save_game(path, state)
+            self.remember_folder(path)
+            self.current_files[mode.game_id] = Path(path)
+            self.update_title()
             self.statusBar().showMessage(f"Saved to {path}", 6000)
         except OSError as e:
             QMessageBox.warning(self, "Save failed", f"Could not save to {path}:\n{e.strerror or e}")
@@ -378,10 +477,28 @@ class MainWindow(QMainWindow):
     def open_file(self) -> None:
         from PySide6.QtWidgets import QFileDialog
 
-        path, _ = self.modal(lambda: QFileDialog.getOpenFileName(self, "Open saved game", str(Path.home()),
+        path, _ = self.modal(lambda: QFileDialog.getOpenFileName(self, "Open saved game", self.last_folder(),
                                                                  "Stateside saves (*.json);;All files (*)"))
-        if path:
-            self.load_file(path)
+        if not path:
+            return
+        self.remember_folder(path)
+        if self._would_replace_game(path) and not self.confirm_discard(f"Open {Path(path).name}?"):
+            return
+        self.load_file(path)
+
+    def _would_replace_game(self, path: str) -> bool:
+        """Whether loading this save throws away a game in progress in its game's mode
+        (built, or not built yet but with an autosave that opening it would resume)."""
+        from stateside.engine.saves import read_save
+
+        try:
+            game_id, _ = read_save(path)
+        except StatesideError:
+            return False   # load_file says what is wrong with the file and changes nothing
+        mode = self.modes.get(game_id)
+        if mode is not None:
+            return self.game_in_progress(mode)
+        return self.autosaving and self.autosave_path(game_id).exists()
 
     def load_file(self, path: str, quiet: bool = False) -> bool:
         """Open a save in its game's mode; on any problem, say so and change nothing."""
@@ -402,6 +519,8 @@ class MainWindow(QMainWindow):
             else:
                 QMessageBox.warning(self, "Cannot open this file", text)
             return False
+        self.current_files[game_id] = Path(path)
+        self.update_title()
         self.statusBar().showMessage(f"Opened {path}", 6000)
         self.refresh_actions()
         return True
@@ -461,6 +580,41 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
+class ProcessLock:
+    """A lock on a file, held while this process keeps it: the system drops it when the
+    process ends, so a crashed copy leaves nothing stale. (QLockFile did this job, but
+    it syncs its file to disk, 8 to 20 ms of every start.)"""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.fd: int | None = None
+
+    def tryLock(self) -> bool:
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return False
+        try:
+            if os.name == "nt":
+                import msvcrt
+
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            else:
+                import fcntl
+
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)   # per open file: a second window conflicts too
+        except OSError:
+            os.close(fd)
+            return False
+        self.fd = fd
+        return True
+
+    def unlock(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
 def _message(error: Exception) -> str:
     return str(error) if isinstance(error, StatesideError) else "the file does not hold a game this version can play"
 
@@ -485,10 +639,14 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
     app.setOrganizationName(APP_NAME)
     app.setDesktopFileName("stateside")
     window = MainWindow(persist=not screenshot)
+    if not screenshot:   # from the start: a signal during a slow start-up still saves and quits
+        _save_on_signals(window, app)
     if mode is not None and mode not in window.mode_ids():
         print(f"stateside: --mode: unknown mode {mode!r} (installed: {', '.join(window.mode_ids())})",
               file=sys.stderr)
         return 2
+    if size is not None and (size[0] < MINIMUM_SIZE[0] or size[1] < MINIMUM_SIZE[1]):
+        window.setMinimumSize(min(size[0], MINIMUM_SIZE[0]), min(size[1], MINIMUM_SIZE[1]))   # as asked
     window.resize(*(size or DEFAULT_SIZE))
     if not screenshot:
         window.restore()
@@ -515,6 +673,9 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
             return 2
     window.show()
     if screenshot:
+        # A mode may build part of itself after the map's first paint (the explorer's
+        # panel); a screenshot shows the complete window.
+        getattr(window.current, "ensure_panel", lambda: None)()
         for _ in range(3):
             app.processEvents()
         if not window.grab().save(screenshot, "PNG"):
@@ -523,13 +684,16 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
         window.persist = False
         window.close()
         return 0
-    _save_on_signals(window, app)
     app.commitDataRequest.connect(lambda _manager: window.autosave_all())   # the desktop session ends
     if os.environ.get("STATESIDE_QUIT_AFTER_PAINT"):   # start-up benchmark: quit at the first paint
         window.persist = False
         window.autosaving = False
         _quit_after_first_paint(window, app)
-    return app.exec()
+    code = app.exec()
+    if window.lock is not None:   # quit without a close (the benchmark, a session's end): no stale lock
+        window.lock.unlock()      # left for the next start to check (about 10 ms)
+        window.lock = None
+    return code
 
 
 def _save_on_signals(window: MainWindow, app: QApplication) -> None:
@@ -569,16 +733,36 @@ def _quiet_offscreen_warnings() -> None:
 
 
 class _PaintWatcher(QObject):
+    """Calls `then` (once) just after the first paint of a watched widget."""
+
+    def __init__(self, parent, then):
+        super().__init__(parent)
+        self.then = then
+        self.done = False
+
     def eventFilter(self, obj, event) -> bool:
-        if event.type() == QEvent.Paint:
-            QTimer.singleShot(0, QApplication.instance().quit)   # once the paint is done
+        if event.type() == QEvent.Paint and not self.done:
+            self.done = True
+            QTimer.singleShot(0, self.then)   # once the paint is done
         return False
+
+
+def after_first_paint(widget: QWidget, then, fallback_ms: int = 500) -> None:
+    """Run `then` once `widget` has painted (the map is what start-up waits for), or
+    after `fallback_ms` if it does not paint (the window minimised, say). `then` must be
+    safe to call twice."""
+    # Two turns of the event loop after the paint: the frame reaches the screen first
+    # (and the start-up benchmark, which quits one turn after the paint, measures the map).
+    watcher = _PaintWatcher(widget, lambda: QTimer.singleShot(0, widget, then))
+    widget.installEventFilter(watcher)
+    QTimer.singleShot(fallback_ms, widget, then)
+
 
 
 def _quit_after_first_paint(window: MainWindow, app: QApplication) -> None:
     """Quit once the opened mode's main view has painted: the map, or where a mode shows
     no map (Carcassonne's table) the first of its own widgets to paint."""
-    watcher = _PaintWatcher(app)
+    watcher = _PaintWatcher(app, app.quit)
     mode = window.current
     if mode is None or window.board.isVisibleTo(window):
         targets = [window.board.viewport()]

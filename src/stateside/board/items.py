@@ -50,7 +50,8 @@ class StateItem(QGraphicsPathItem):
 
     def __init__(self, code: str, name: str, polygons, label_at: tuple[float, float], base: QColor,
                  show_label: bool = True, hit_extra: QPainterPath | None = None):
-        super().__init__(polygons_path(polygons))
+        # a ready path too (the board's shape cache): building one from the rings costs more
+        super().__init__(polygons if isinstance(polygons, QPainterPath) else polygons_path(polygons))
         self.code = code
         self.name = name
         self.base_colour = base

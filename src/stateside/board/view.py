@@ -7,7 +7,9 @@ Atlantic so that every state has a comfortable click target.
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPainterPath, QPen
@@ -19,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPinchGesture,
     QToolTip,
+    QWidget,
 )
 
 from stateside.board.items import (
@@ -30,8 +33,9 @@ from stateside.board.items import (
     PathItem,
     StateItem,
     TokenItem,
+    polygons_path,
 )
-from stateside.geo.atlas import Atlas, load_atlas
+from stateside.paths import resource
 
 # Small states drawn with a callout tab, as printed boards do: roughly north to south, in
 # the order in which no two leader lines cross (found once by trying every order; RI before
@@ -47,15 +51,106 @@ ZOOM_STEP = 1.25
 MAX_ZOOM = 8.0
 TYPE_RESET_MS = 4500   # typed letters are forgotten after this long without a key
 TAB_TOKEN_ROOM = 2 * TOKEN_SIZE + 10
+SHAPE_CACHE_FORMAT = 1   # bump when what _write_shape_cache stores changes
+
+
+class _Shape:
+    """What the board draws of one state: enough to build the map without the atlas."""
+    __slots__ = ("code", "name", "label", "colour", "inset", "bounds", "path")
+
+    def __init__(self, code, name, label, colour, inset, bounds, path):
+        self.code, self.name, self.label, self.colour = code, name, label, colour
+        self.inset, self.bounds, self.path = inset, bounds, path
+
+
+def _atlas_file() -> Path:
+    return resource("geo", "states.geojson")
+
+
+def _cache_key() -> str:
+    """The atlas file's size and time, and the Qt that wrote the paths: a cache
+    written from another atlas, or by another Qt, is not read."""
+    import PySide6
+
+    st = os.stat(_atlas_file())
+    return f"stateside-board-shapes {SHAPE_CACHE_FORMAT} {st.st_size} {st.st_mtime_ns} {PySide6.__version__}"
+
+
+def _shapes_from_atlas(atlas) -> list[_Shape]:
+    return [_Shape(s.code, s.name, s.label, s.colour, s.inset, s.bounds(), polygons_path(s.polygons))
+            for s in atlas.states]
+
+
+def _read_shape_cache(path: Path) -> list[_Shape] | None:
+    """The board's shapes from a binary cache (QPainterPaths in a QDataStream): 2 to 4
+    ms against about 35 ms to read the GeoJSON and build the paths. None when the
+    cache is missing, stale or damaged (the board is then built from the atlas)."""
+    from PySide6.QtCore import QByteArray, QDataStream, QIODevice
+
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    buffer = QByteArray(data)   # kept in a name: the stream does not own it
+    stream = QDataStream(buffer, QIODevice.ReadOnly)
+    try:
+        if stream.readQString() != _cache_key():
+            return None
+        shapes = []
+        for _ in range(stream.readInt32()):
+            code, name = stream.readQString(), stream.readQString()
+            label = (stream.readDouble(), stream.readDouble())
+            colour, inset = stream.readInt32(), stream.readBool()
+            bounds = tuple(stream.readDouble() for _ in range(4))
+            shape_path = QPainterPath()
+            stream >> shape_path
+            shapes.append(_Shape(code, name, label, colour, inset, bounds, shape_path))
+    except OSError:   # the atlas file itself is gone: the atlas will say so
+        return None
+    ok = stream.status() == QDataStream.Ok and len(shapes) == 50 and stream.atEnd()
+    del stream, buffer   # the stream first
+    return shapes if ok else None
+
+
+def _write_shape_cache(path: Path, shapes: list[_Shape]) -> None:
+    from PySide6.QtCore import QByteArray, QDataStream, QIODevice
+
+    data = QByteArray()
+    stream = QDataStream(data, QIODevice.WriteOnly)
+    stream.writeQString(_cache_key())
+    stream.writeInt32(len(shapes))
+    for s in shapes:
+        stream.writeQString(s.code)
+        stream.writeQString(s.name)
+        stream.writeDouble(s.label[0])
+        stream.writeDouble(s.label[1])
+        stream.writeInt32(s.colour)
+        stream.writeBool(s.inset)
+        for v in s.bounds:
+            stream.writeDouble(v)
+        stream << s.path
+    try:   # atomically: a half-written cache is never read (and a failed write costs nothing)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(bytes(data))
+        tmp.replace(path)
+    except OSError:
+        pass
 
 
 class BoardView(QGraphicsView):
     stateClicked = Signal(str)
     stateHovered = Signal(str)
 
-    def __init__(self, atlas: Atlas | None = None, parent=None):
+    def __init__(self, atlas=None, parent=None, shape_cache: Path | None = None):
+        """`shape_cache`: a file for the shapes in binary (the app passes one in its
+        settings folder, which makes start-up faster); without it they come from the atlas."""
         super().__init__(parent)
-        self.atlas = atlas or load_atlas()
+        # A viewport made here, in Python: asked for the one Qt makes, PySide6 works out
+        # its class by setting up every widget class of QtWidgets (about 20 ms of start-up).
+        self.setViewport(QWidget())
+        self._atlas = atlas
+        self._shape_cache = shape_cache
         self.setScene(QGraphicsScene(self))
         self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
         self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
@@ -86,16 +181,35 @@ class BoardView(QGraphicsView):
         self._type_label.hide()
         self._build()
 
+    @property
+    def atlas(self):
+        """The atlas (states with their coordinates), read on first use."""
+        if self._atlas is None:
+            from stateside.geo.atlas import load_atlas
+
+            self._atlas = load_atlas()
+        return self._atlas
+
+    def _shapes(self) -> list[_Shape]:
+        cache = self._shape_cache if self._atlas is None else None   # a given atlas is drawn as given
+        shapes = _read_shape_cache(cache) if cache is not None else None
+        if shapes is None:
+            shapes = _shapes_from_atlas(self.atlas)
+            if cache is not None:
+                _write_shape_cache(cache, shapes)
+        return shapes
+
     # ---------------------------------------------------------------- building
     def _build(self) -> None:
         scene = self.scene()
-        for s in self.atlas.states:
+        shapes = self._shapes()
+        for s in shapes:
             extra = None
             if s.code in SEA_TARGET_STATES:
-                x0, y0, x1, y1 = s.bounds()
+                x0, y0, x1, y1 = s.bounds
                 extra = QPainterPath()
                 extra.addRoundedRect(QRectF(x0 - 6, y0 - 6, x1 - x0 + 12, y1 - y0 + 12), 10, 10)
-            item = StateItem(s.code, s.name, s.polygons, s.label, STATE_COLOURS[s.colour],
+            item = StateItem(s.code, s.name, s.path, s.label, STATE_COLOURS[s.colour],
                              show_label=s.code not in CALLOUT_STATES, hit_extra=extra)
             scene.addItem(item)
             self._states[s.code] = item
@@ -105,14 +219,14 @@ class BoardView(QGraphicsView):
             scene.addItem(tab)
             self._tabs[code] = tab
         # Inset frames for Alaska and Hawaii, as on printed boards.
-        for s in self.atlas.states:
+        for s in shapes:
             if s.inset:
-                x0, y0, x1, y1 = s.bounds()
+                x0, y0, x1, y1 = s.bounds
                 frame = QGraphicsRectItem(QRectF(x0 - 8, y0 - 8, x1 - x0 + 16, y1 - y0 + 16))
                 frame.setPen(QPen(INSET_FRAME, 1.0, Qt.DashLine))
                 frame.setZValue(0)
                 scene.addItem(frame)
-        x0, y0, x1, y1 = self.atlas.bounds()
+        x0, y0, x1, y1 = (f(v) for f, v in zip((min, min, max, max), zip(*(s.bounds for s in shapes))))
         rect = QRectF(x0, y0, x1 - x0, y1 - y0)
         for tab in self._tabs.values():   # with room for tokens to the right of each tab
             rect = rect.united(tab.rect.adjusted(0, 0, TAB_TOKEN_ROOM, 0))

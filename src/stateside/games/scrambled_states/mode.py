@@ -7,55 +7,60 @@ click or key press lets time pass to that moment and then applies the person's a
 all through the match, whose log is the game. A single-shot QTimer wakes the view at
 the next planned slap or deadline. The engine decides who wins; the view only draws
 what it says.
+
+A race has no turns, so this mode does not use TurnBasedMode's flow of turns, pass
+screen or undo; it shares the rest of the frame: the setup screen, the move log, the
+score table and replays (start_replay / replaying / match / match_from_save mean what
+they mean in stateside.app.turns).
 """
 from __future__ import annotations
 
 import html
 import random
+from functools import partial
 
-from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, Qt, QTimer
+from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QButtonGroup, QCheckBox, QGraphicsPathItem, QGraphicsSimpleTextItem, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
-    QListWidget, QPushButton, QRadioButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget,
+    QCheckBox, QDialogButtonBox, QFormLayout, QFrame, QGraphicsPathItem, QGraphicsSimpleTextItem, QHBoxLayout, QLabel, QPushButton,
+    QSpinBox, QVBoxLayout, QWidget,
 )
 
 from stateside.app.mode import GameMode
+from stateside.app.movelog import NO_COLOUR, LogLine, MoveLogPanel
+from stateside.app.replay import ReplayBar
+from stateside.app.setup_screen import HUMAN, SeatChoice, SetupScreen
+from stateside.app.turns import ScoreTable
 from stateside.engine.clock import next_step
-from stateside.engine.match import Match
+from stateside.engine.match import MAX_NAME, LogEntry, Match
 from stateside.errors import IllegalActionError, SaveError
 from stateside.games.scrambled_states.ai import LEVELS
 from stateside.games.scrambled_states.cards import load_cards
-from stateside.games.scrambled_states.painting import (
-    paint_caption, paint_card, paint_card_back, paint_die, paint_empty_slot,
-)
 from stateside.games.scrambled_states.rules import (
-    FACE_NAMES, FACE_UP, ScrambledStates, Settings, buzz, no_match, slap,
+    FACE_NAMES, FACE_UP, Action, Advance, Roll, ScrambledStates, Settings, Turn, buzz, no_match, slap,
 )
+from stateside.games.scrambled_states.widgets import DIE_LABELS, WON_MS, CardTable, CenterCard, DieWidget
 
 DEFAULT_LEVEL = "beginner"   # a first game: slower than a first-time player (SOURCES.md)
-COMPUTER_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eli")
+COMPUTER_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Flo")
+DEFAULT_SEATS = (("You", HUMAN), ("Ada", f"ai:{DEFAULT_LEVEL}"))
 BUZZER_KEYS = (Qt.Key_A, Qt.Key_L)          # party play: player 1, player 2
 BUZZER_LABELS = ("A", "L")
-DIE_LABELS = {"two": "Any two"}
+MAX_PEOPLE = len(BUZZER_KEYS)               # people share one keyboard: one buzzer key each
 LEGEND = (
-    "<b>Reading a card:</b> frame and bottom band = region; brown bars = land mass (1-4); "
-    "people = population (1-5); the state's shape = state colour (with a pattern). "
+    "<b>Reading a card:</b> frame = region; brown bars = land mass (1-4); "
+    "people = population (1-5); the shape's colour = state colour. "
     "<span style='color:#666'>Hover a card for it in words.</span>"
 )
-FLASH_MS = 1400
-# A won card stays in view this long (on the table, on the map or as the center card),
-# stamped with the winner's name, before the card that replaces it appears: a computer's
-# slap then reads as "Ada took Montana" rather than as a card silently changing. It is
-# shorter than the pause before the next die lands, so the new table is seen before the race.
-WON_MS = 1500
-WINNER_COLOURS = {"you": "#2a9d8f", "other": "#457b9d", "tie": "#f4a261"}
-ROLL_FRAME_MS = 90
+# Each seat's colour (log lines, scores, a won card's stamp, the setup screen): the first
+# seat, usually the person, in the teal of a win, and red last, as red means a slip here.
+SEAT_COLOURS = ("#2a9d8f", "#1d70b8", "#d26d0a", "#7b2cbf", "#6c757d", "#e63946")
+CHANCE_COLOUR = "#1d3557"   # a log line of the table's own (the deal, a round): outlined in navy
 FEEDBACK = {   # banner colours: background, text
     "win": ("#2a9d8f", "#ffffff"), "hand": ("#2a9d8f", "#ffffff"), "no-match": ("#2a9d8f", "#ffffff"),
     "lost": ("#457b9d", "#ffffff"), "slip": ("#e63946", "#ffffff"), "tie": ("#f4a261", "#1b1b1b"),
     "void": ("#8d99ae", "#ffffff"), "buzz": ("#ffb703", "#1b1b1b"), "game-over": ("#1d3557", "#ffffff"),
-    "info": ("#f1faee", "#1d3557"), "pending": ("#ffb703", "#1b1b1b"),
+    "info": ("#f1faee", "#1d3557"), "pending": ("#ffb703", "#1b1b1b"), "replay": ("#1d3557", "#f1faee"),
 }
 FACE_HINT = {   # "find a card with ... as/with <center>"
     "region": "the same region (frame colour) as",
@@ -66,310 +71,195 @@ FACE_HINT = {   # "find a card with ... as/with <center>"
 }
 
 
-# --- widgets ---------------------------------------------------------------------------
-class CardTable(QWidget):
-    """The 15 face-up cards in their places; click one to slap it."""
-    cardClicked = Signal(str)
-
-    def __init__(self, cards, parent=None):
-        super().__init__(parent)
-        self.cards = cards
-        self.slots: list[str | None] = [None] * FACE_UP
-        self.faded: set[str] = set()
-        self.flashes: dict[str, QColor] = {}
-        self.won: dict[int, tuple[str, str, QColor]] = {}   # slot -> (card, caption, colour)
-        self._hover: int | None = None
-        self._flash_timer = QTimer(self, singleShot=True, timeout=self._end_flash)
-        self._won_timer = QTimer(self, singleShot=True, timeout=self.end_won)
-        self.setMouseTracking(True)
-        self.setMinimumHeight(96)
-        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Preferred)
-        self.setCursor(Qt.PointingHandCursor)
-
-    def sizeHint(self) -> QSize:
-        return QSize(15 * 84, 122)
-
-    def set_slots(self, slots: list[str | None], faded: set[str] = frozenset()) -> None:
-        if slots != self.slots or faded != self.faded:
-            self.slots, self.faded = list(slots), set(faded)
-            self._tooltips()
-            self.update()
-
-    def flash(self, codes, colour: str) -> None:
-        self.flashes = {c: QColor(colour) for c in codes}
-        self._flash_timer.start(FLASH_MS)
-        self.update()
-
-    def _end_flash(self) -> None:
-        self.flashes = {}
-        self.update()
-
-    def show_won(self, code: str, caption: str, colour: str) -> None:
-        """Keep the just-won card `code` in its slot for a moment, stamped with `caption`."""
-        if code in self.slots:
-            self.won[self.slots.index(code)] = (code, caption, QColor(colour))
-            self._won_timer.start(WON_MS)
-            self.update()
-
-    def end_won(self) -> None:
-        """The won cards leave; the cards that took their places flash once."""
-        arrived = [self.slots[i] for i in self.won if self.slots[i]]
-        self.won = {}
-        if arrived:
-            self.flash(arrived, "#2a9d8f")
-        self.update()
-
-    def slot_rect(self, i: int) -> QRectF:
-        gap = 5.0
-        h_avail = self.height() - 8
-        w = min((self.width() - gap * (FACE_UP + 1)) / FACE_UP, h_avail / 1.38)
-        h = w * 1.38
-        total = FACE_UP * w + (FACE_UP - 1) * gap
-        x0 = (self.width() - total) / 2
-        return QRectF(x0 + i * (w + gap), (self.height() - h) / 2, w, h)
-
-    def slot_at(self, pos) -> int | None:
-        for i in range(FACE_UP):
-            if self.slot_rect(i).contains(pos):
-                return i
-        return None
-
-    def card_rect(self, code: str) -> QRectF:
-        return self.slot_rect(self.slots.index(code))
-
-    def _tooltips(self) -> None:
-        self.setToolTip("Click a card to slap it.")
-
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        p.setRenderHint(QPainter.Antialiasing)
-        for i, code in enumerate(self.slots):
-            r = self.slot_rect(i)
-            if i in self.won:
-                won, caption, colour = self.won[i]
-                p.setPen(QPen(colour, 4))
-                p.setBrush(Qt.NoBrush)
-                p.drawRoundedRect(r.adjusted(-2, -2, 2, 2), r.width() * 0.1, r.width() * 0.1)
-                paint_card(p, r, self.cards[won], self.cards)
-                paint_caption(p, r, caption, colour)
-                continue
-            if code is None:
-                paint_empty_slot(p, r)
-                continue
-            if code in self.flashes:
-                p.setPen(QPen(self.flashes[code], 5))
-                p.setBrush(Qt.NoBrush)
-                p.drawRoundedRect(r.adjusted(-2, -2, 2, 2), r.width() * 0.1, r.width() * 0.1)
-            paint_card(p, r, self.cards[code], self.cards, hover=i == self._hover, faded=code in self.faded)
-        p.end()
-
-    def mouseMoveEvent(self, event) -> None:
-        i = self.slot_at(event.position())
-        i = i if i is not None and self.slots[i] else None
-        if i != self._hover:
-            self._hover = i
-            if i is not None:
-                c = self.cards[self.slots[i]]
-                self.setToolTip(f"{c.name}: {c.region}, land mass {c.land_mass}/4, "
-                                f"{c.population} {'person' if c.population == 1 else 'people'}, {c.colour}")
-            self.update()
-
-    def leaveEvent(self, event) -> None:
-        self._hover = None
-        self.update()
-
-    def mousePressEvent(self, event) -> None:
-        if event.button() == Qt.LeftButton:
-            i = self.slot_at(event.position())
-            if i is not None and self.slots[i] and i not in self.won:
-                self.cardClicked.emit(self.slots[i])
+# --- a new game ------------------------------------------------------------------------
+def default_name(seat: int, kind: str) -> str:
+    if kind == HUMAN:
+        return "You" if seat == 0 else f"Player {seat + 1}"
+    return COMPUTER_NAMES[(seat - 1) % len(COMPUTER_NAMES)]
 
 
-class CenterCard(QWidget):
-    """The center card (face down while the die rolls); click it to slap it on Hand."""
-    clicked = Signal()
-
-    def __init__(self, cards, parent=None):
-        super().__init__(parent)
-        self.cards = cards
-        self.code: str | None = None
-        self.back_text = "?"
-        self.caption: tuple[str, QColor] | None = None   # who just won the card shown
-        self.setFixedSize(118, 163)
-        self.setCursor(Qt.PointingHandCursor)
-        self.setToolTip("The center card. On Hand, click it to slap it.")
-
-    def show_card(self, code: str | None, back_text: str = "?", caption: tuple[str, str] | None = None) -> None:
-        cap = (caption[0], QColor(caption[1])) if caption else None
-        if (code, back_text, cap) != (self.code, self.back_text, self.caption):
-            self.code, self.back_text, self.caption = code, back_text, cap
-            self.update()
-
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        r = QRectF(self.rect()).adjusted(2, 2, -2, -2)
-        if self.code:
-            paint_card(p, r, self.cards[self.code], self.cards)
-            if self.caption:
-                paint_caption(p, r, *self.caption)
-        else:
-            paint_card_back(p, r, self.back_text)
-        p.end()
-
-    def mousePressEvent(self, event) -> None:
-        if event.button() == Qt.LeftButton:
-            self.clicked.emit()
+def level_label(kind: str) -> str:
+    if kind == HUMAN:
+        return "Person"
+    level = kind.split(":", 1)[1]
+    low, high = LEVELS[level].usual_range()
+    return f"Computer, {level} (slaps in {low:.1f}-{high:.1f} s)"
 
 
-class DieWidget(QWidget):
-    """The die: tumbles through random faces while rolling, then shows the rolled face."""
-
-    def __init__(self, cards, parent=None):
-        super().__init__(parent)
-        self.cards = cards
-        self.face: str | None = None
-        self.tilt = 0.0
-        self._spin = random.Random()   # the animation only; the engine rolls the real die
-        self._timer = QTimer(self, interval=ROLL_FRAME_MS, timeout=self._frame)
-        self.setFixedSize(96, 96)
-
-    @property
-    def rolling(self) -> bool:
-        return self._timer.isActive()
-
-    def roll(self) -> None:
-        if not self._timer.isActive():
-            self._timer.start()
-            self._frame()
-
-    def show_face(self, face: str | None) -> None:
-        self._timer.stop()
-        self.tilt = 0.0
-        self.face = face
-        self.setToolTip(f"The die shows {FACE_NAMES[face]}." if face else "")
-        self.update()
-
-    def _frame(self) -> None:
-        self.face = self._spin.choice(list(FACE_NAMES))
-        self.tilt = self._spin.uniform(-25, 25)
-        self.update()
-
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        label = DIE_LABELS.get(self.face, FACE_NAMES.get(self.face, "")) if self.face and not self.rolling else ""
-        paint_die(p, QRectF(self.rect()).adjusted(6, 6, -6, -6), self.face, self.cards, label, self.tilt)
-        p.end()
+def people_problem(seats: list[SeatChoice]) -> str:
+    """Why these seats cannot start a game ("" when they can)."""
+    people = sum(s.human for s in seats)
+    if people == 0:
+        return "Someone must play: make at least one seat a person."
+    if people > MAX_PEOPLE:
+        return (f"At most {MAX_PEOPLE} people: they share the keyboard, "
+                f"one buzzer key each ({' and '.join(BUZZER_LABELS)}).")
+    return ""
 
 
-class SetupDialog(QDialog):
-    """New game: you against computers, or a party of two on one keyboard."""
+class ScrambledSetup(SetupScreen):
+    """The shared setup screen: seats (one or two people, computers at the levels meant
+    for play, each with its usual reaction time), cards to win, practice."""
 
-    def __init__(self, current: dict, parent=None):
-        super().__init__(parent)
-        self.setWindowTitle("New game of Scrambled States")
-        self.solo = QRadioButton("Me against the computer")
-        self.party = QRadioButton("Party: two people on one keyboard (buzzers A and L)")
-        group = QButtonGroup(self)
-        for b in (self.solo, self.party):
-            group.addButton(b)
-        (self.party if current.get("party") else self.solo).setChecked(True)
-        self.computers = QSpinBox()
-        self.practice = QCheckBox("Practice: untimed rounds (a round waits until someone wins it)")
-        self.practice.setChecked(bool(current.get("practice")))
-        self.level = QComboBox()
-        for name, lv in LEVELS.items():
-            low, high = lv.usual_range()
-            self.level.addItem(f"{name.capitalize()} (usually slaps in {low:.1f}-{high:.1f} s)", name)
-        self.level.addItem("Mixed (beginner, easy, medium...)", "mixed")
-        self.level.setCurrentIndex(max(0, self.level.findData(current.get("level", DEFAULT_LEVEL))))
+    def __init__(self, choice: dict, parent=None):
+        seats = [SeatChoice(name, kind) for name, kind in choice.get("seats") or DEFAULT_SEATS]
+        spec = ScrambledStates.spec
+        super().__init__(spec, "Scrambled States", seats, colours=list(SEAT_COLOURS), first=None, levels=tuple(LEVELS),
+                         default_names=[default_name(i, HUMAN if i == 0 else "ai") for i in range(spec.max_players)],
+                         options=lambda form: self._options(form, choice), parent=parent)
+        for i, box in enumerate(self.kind_boxes):
+            for j in range(box.count()):
+                box.setItemText(j, level_label(box.itemData(j)))
+            if i >= len(seats):   # a seat added later starts as the default computer, as seat 2 does
+                box.setCurrentIndex(box.findData(f"ai:{DEFAULT_LEVEL}"))
+            box.currentIndexChanged.connect(partial(self._kind_changed, i))
+        self.count.valueChanged.connect(self._check)
+        self._check()
+
+    def _options(self, form: QFormLayout, choice: dict):
         self.target = QSpinBox()
         self.target.setRange(3, 20)
-        self.target.setValue(current.get("target", 10))
+        self.target.setValue(choice.get("target", 10))
         self.target.setSuffix(" cards")
-        form = QFormLayout()
-        form.addRow(self.solo)
-        form.addRow(self.party)
-        form.addRow("Computer opponents:", self.computers)
-        form.addRow("Computer level:", self.level)
         form.addRow("Cards to win:", self.target)
+        self.practice = QCheckBox("Practice: untimed rounds (a round waits until someone wins it)")
+        self.practice.setChecked(bool(choice.get("practice")))
         form.addRow(self.practice)
-        self.untimed_note = QLabel("Rounds of people only are untimed.")
-        self.untimed_note.setStyleSheet("color:#555")
-        form.addRow(self.untimed_note)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        lay = QVBoxLayout(self)
-        lay.addLayout(form)
-        lay.addWidget(buttons)
-        self.solo.toggled.connect(self._limits)
-        self.computers.valueChanged.connect(self._people_only)
-        self._limits()
-        self.computers.setValue(current.get("computers", 1))
-        self._people_only()
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color:#555")
+        form.addRow(self.note)
+        self.problem = QLabel()
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color:#c1121f; font-weight:bold")
+        form.addRow(self.problem)
+        return lambda: {"target": self.target.value(), "practice": self.practice.isChecked()}
 
-    def _people_only(self) -> None:
-        people_only = self.computers.value() == 0
-        self.level.setEnabled(not people_only)
-        self.practice.setEnabled(not people_only)   # a game of people only is untimed anyway
-        self.untimed_note.setVisible(people_only)
+    def _kind_changed(self, seat: int, _index: int) -> None:
+        """A seat turned from person to computer (or back) keeps a fitting default name."""
+        kind = self.kind_boxes[seat].currentData()
+        name = self.names[seat]
+        if name.text().strip() in ("", default_name(seat, HUMAN), default_name(seat, "ai")):
+            name.setText(default_name(seat, kind))
+        self._check()
 
-    def _limits(self) -> None:
-        if self.solo.isChecked():
-            self.computers.setRange(1, 5)
+    def _check(self) -> None:
+        seats = self.seats()
+        people = [s for s in seats if s.human]
+        computers = len(seats) - len(people)
+        self.practice.setEnabled(computers > 0)   # a game of people only is untimed anyway
+        if len(people) == MAX_PEOPLE:
+            self.note.setText("Party play: the first person buzzes with A, the second with L, then picks a card."
+                              + (" Rounds of people only are untimed." if not computers else ""))
         else:
-            self.computers.setRange(0, 4)
+            self.note.setText("")
+        self.note.setVisible(bool(self.note.text()))
+        self.problem.setText(people_problem(seats))
+        self.problem.setVisible(bool(self.problem.text()))
+        buttons = self.findChild(QDialogButtonBox)
+        if buttons is not None:
+            buttons.button(QDialogButtonBox.Ok).setEnabled(not self.problem.text())
+
+    def accept(self) -> None:
+        if people_problem(self.seats()):
+            self._check()
+            return
+        super().accept()
 
     def choice(self) -> dict:
-        return {"party": self.party.isChecked(), "computers": self.computers.value(),
-                "level": self.level.currentData(), "target": self.target.value(),
-                "practice": self.practice.isChecked()}
+        return {"seats": [[s.name, s.kind] for s in self.seats()], **self.options()}
 
 
 def build_match(choice: dict, seed: int) -> Match:
-    """A new match for a setup choice: people first, then the computers."""
-    levels = list(LEVELS)
-    computers = choice.get("computers", 1)
-    if choice.get("party"):
-        names, seats = [f"Player {i + 1} ({BUZZER_LABELS[i]})" for i in range(2)], ["human", "human"]
-    else:
-        names, seats = ["You"], ["human"]
-    for i in range(computers):
-        level = choice.get("level", DEFAULT_LEVEL)
-        if level == "mixed":
-            level = levels[i % len(levels)]
-        names.append(f"{COMPUTER_NAMES[i]} ({level})")
-        seats.append(f"ai:{level}")
+    """A new match for a setup choice ({"seats": [[name, kind], ...], "target", "practice"}).
+    Two people play a party (buzzers A and L, named in their seats); a computer's name
+    carries its level."""
+    seats = [SeatChoice(name, kind) for name, kind in choice.get("seats") or DEFAULT_SEATS]
+    if problem := people_problem(seats):
+        raise ValueError(problem)
+    people = [i for i, s in enumerate(seats) if s.human]
+    party = len(people) > 1
+    names = []
+    for i, s in enumerate(seats):
+        tag = (BUZZER_LABELS[people.index(i)] if party else "") if s.human else s.kind.split(":", 1)[1]
+        names.append(f"{s.name[:MAX_NAME - len(tag) - 3]} ({tag})" if tag else s.name)
     # Practice, and a game of people only (nobody to race but each other), has untimed rounds.
-    untimed = choice.get("practice") or computers == 0
-    settings = Settings(tuple(names), target=choice.get("target", 10),
-                        buzzer_seats=(0, 1) if choice.get("party") else (),
+    untimed = choice.get("practice") or len(people) == len(seats)
+    settings = Settings(tuple(names), target=choice.get("target", 10), buzzer_seats=tuple(people) if party else (),
                         round_limit_ms=0 if untimed else Settings(()).round_limit_ms)
-    return Match(ScrambledStates, seats, seed, settings.to_setup())
+    return Match(ScrambledStates, [s.kind for s in seats], seed, settings.to_setup())
+
+
+# --- the move log -----------------------------------------------------------------------
+def log_line(log: list[LogEntry], i: int) -> tuple[str, int] | None:
+    """Entry i of a match log as the move log shows it: (plain words, the seat it is
+    coloured by, negative for the table's own), or None for an entry that shows nothing
+    by itself: the clock running on, the deal's single cards, and the center card and the
+    die, which stay face down until the die lands (the round's line then names them)."""
+    entry = log[i]
+    a = entry.action
+    said = [ev for ev in entry.events if ev.kind not in ("pending", "buzz")]
+    texts = [ev.text for ev in said]
+    if isinstance(a, Action):   # what came of it names who did what; else the move itself, with its time
+        return (" ".join(texts) if texts else entry.text + "."), a.player
+    if isinstance(a, Turn):
+        center = i + 1 < len(log) and isinstance(log[i + 1].action, Roll)
+        if center:
+            return None
+        if i < FACE_UP:   # the opening deal: one line for the fifteen cards
+            return (f"The deal: {FACE_UP} cards face up.", -1) if i == FACE_UP - 1 else None
+        return entry.text + ".", -1
+    if isinstance(a, (Advance, Roll)) and texts:
+        players = {p for ev in said for p in ev.players}
+        return " ".join(texts), (players.pop() if len(players) == 1 else -1)
+    return None
+
+
+def entry_cards(log: list[LogEntry], i: int) -> list[str]:
+    """The cards a logged move is about, to point them out on the map and the table."""
+    entry = log[i]
+    a = entry.action
+    if isinstance(a, Turn) and i < FACE_UP:
+        return [e.action.card for e in log[:FACE_UP]]
+    codes = [a.card] if isinstance(a, (Action, Turn)) and a.card else []
+    for ev in entry.events:
+        codes += ev.cards if ev.cards else ([ev.center] if ev.center and ev.kind == "void" else [])
+    return list(dict.fromkeys(codes))
 
 
 # --- the mode --------------------------------------------------------------------------------
 class ScrambledStatesMode(GameMode):
     game_id = "scrambled-states"
     title = "Scrambled States"
+    rules = ScrambledStates
 
     def __init__(self, board, parent=None):
         super().__init__(board, parent)
         self.cards = load_cards()
         self.match: Match | None = None
-        self.choice = {"party": False, "computers": 1, "level": DEFAULT_LEVEL, "target": 10, "practice": False}
+        self.replaying: Match | None = None   # the whole match a replay steps through
+        self._live: tuple | None = None       # (match, seen) put aside during a replay
+        self.choice = {"seats": [list(s) for s in DEFAULT_SEATS], "target": 10, "practice": False}
         self.seen = 0          # log entries whose events the view has shown
         self.started = False
         self.running = False
         self.clock = QElapsedTimer()
         self.clock_base = 0
         self._map_key = None
-        self.active = False    # the shared board is ours only while the shell has us active
         self.recent: list[tuple[str, str, str]] = []        # just-won states on the map: (code, caption, colour)
         self.center_won: tuple[str, str, str] | None = None  # the center card just won on Hand or No Match
+        self.pointed: tuple[list[str], str] | None = None    # a log line's cards, shown in its player's colour
+        self._pinned: int | None = None                      # a log line clicked: its move stays shown
+        self._pointed_tokens: list = []
         self.won_timer = QTimer(self, singleShot=True, timeout=self._end_won)
         self.tick = QTimer(self, singleShot=True, timeout=self._on_tick)
         self.buzz_timer = QTimer(self, interval=100, timeout=self._show_buzz_countdown)
+        self.log_panel = MoveLogPanel()
+        self.log_panel.hovered.connect(self._log_hovered)
+        self.log_panel.picked.connect(self._log_picked)
+        self.replay_bar = ReplayBar()
+        self.replay_bar.moved.connect(self.replay_to)
+        self.replay_bar.closed.connect(self.stop_replay)
         self._build()
         self.board.installEventFilter(self)
         self.start_game(build_match(self.choice, random.randrange(1 << 30)))
@@ -387,23 +277,13 @@ class ScrambledStatesMode(GameMode):
         side.setContentsMargins(10, 8, 10, 8)
         side.setSpacing(6)
 
-        top = QHBoxLayout()
-        self.start_button = QPushButton("Start")
-        self.start_button.setFocusPolicy(Qt.NoFocus)
-        self.start_button.clicked.connect(self.toggle_run)
-        top.addWidget(self.start_button)
-        self.new_button = QPushButton("New game\u2026")
-        self.new_button.setFocusPolicy(Qt.NoFocus)
-        self.new_button.clicked.connect(self.new_game)
-        top.addWidget(self.new_button)
-        top.addStretch(1)
-        side.addLayout(top)
-
+        # The center card, and beside it the die, the round and the game's buttons.
         middle = QHBoxLayout()
         self.center_card = CenterCard(self.cards)
         self.center_card.clicked.connect(self.slap_center)
-        middle.addWidget(self.center_card)
+        middle.addWidget(self.center_card, 0, Qt.AlignTop)
         right = QVBoxLayout()
+        right.setSpacing(4)
         self.die = DieWidget(self.cards)
         right.addWidget(self.die, 0, Qt.AlignHCenter)
         self.round_label = QLabel()
@@ -412,19 +292,31 @@ class ScrambledStatesMode(GameMode):
         self.round_label.setStyleSheet("color:#444; font-size:11px")
         right.addWidget(self.round_label)
         right.addStretch(1)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(4)
+        self.start_button = QPushButton("Start")
+        self.start_button.setFocusPolicy(Qt.NoFocus)
+        self.start_button.clicked.connect(self.toggle_run)
+        buttons.addWidget(self.start_button)
+        self.new_button = QPushButton("New\u2026")
+        self.new_button.setToolTip("A new game: players, computer levels, cards to win, practice")
+        self.new_button.setFocusPolicy(Qt.NoFocus)
+        self.new_button.clicked.connect(self.new_game)
+        buttons.addWidget(self.new_button)
+        right.addLayout(buttons)
         middle.addLayout(right, 1)
         side.addLayout(middle)
 
         self.no_match_button = QPushButton("No Match!  (Space)")
         self.no_match_button.setFocusPolicy(Qt.NoFocus)
-        self.no_match_button.setMinimumHeight(34)
+        self.no_match_button.setMinimumHeight(30)
         self.no_match_button.setStyleSheet("font-weight:bold; font-size:14px")
         self.no_match_button.clicked.connect(self.call_no_match)
         side.addWidget(self.no_match_button)
 
         self.banner = QLabel()
         self.banner.setWordWrap(True)
-        self.banner.setMinimumHeight(62)
+        self.banner.setMinimumHeight(52)
         self.banner.setAlignment(Qt.AlignCenter)
         side.addWidget(self.banner)
 
@@ -432,6 +324,19 @@ class ScrambledStatesMode(GameMode):
         self.scoreboard.setTextFormat(Qt.RichText)
         self.scoreboard.setAlignment(Qt.AlignTop | Qt.AlignLeft)
         side.addWidget(self.scoreboard)
+        # At the end: the final scores, as every game shows them, and the way to a replay.
+        self.final_box = QWidget()
+        final = QVBoxLayout(self.final_box)
+        final.setContentsMargins(0, 0, 0, 0)
+        final.setSpacing(4)
+        self.score_table = ScoreTable()
+        final.addWidget(self.score_table)
+        self.replay_button = QPushButton("Replay this game")
+        self.replay_button.setFocusPolicy(Qt.NoFocus)
+        self.replay_button.clicked.connect(lambda: self.start_replay(self.match))
+        final.addWidget(self.replay_button)
+        self.final_box.hide()
+        side.addWidget(self.final_box)
 
         # The card legend stays put; the log below it holds only what happened.
         self.legend = QLabel(LEGEND)
@@ -439,25 +344,27 @@ class ScrambledStatesMode(GameMode):
         self.legend.setWordWrap(True)
         self.legend.setTextFormat(Qt.RichText)
         self.legend.setStyleSheet("font-size:11px; background:#f4f1ea; border:1px solid #ddd6c8;"
-                                  " border-radius:4px; padding:4px")
+                                  " border-radius:4px; padding:3px")
         side.addWidget(self.legend)
-        self.log_title = QLabel("<b>Rounds</b> (newest first)")
+        self.log_title = QLabel("<b>Moves</b> (newest last; point at one to see it)")
         self.log_title.setStyleSheet("font-size:11px")
         side.addWidget(self.log_title)
-        self.log = QListWidget()
-        self.log.setFocusPolicy(Qt.NoFocus)
-        self.log.setWordWrap(True)
-        self.log.setStyleSheet("font-size:11px")
-        self.log.setMinimumHeight(40)
-        side.addWidget(self.log, 1)
+        self.log_panel.setFocusPolicy(Qt.NoFocus)
+        self.log_panel.setMinimumHeight(60)
+        side.addWidget(self.log_panel, 1)
 
         self.table = CardTable(self.cards)
         self.table.cardClicked.connect(self.slap_card)
 
+        left = QVBoxLayout()
+        left.setContentsMargins(0, 0, 0, 0)
+        left.setSpacing(0)
+        left.addWidget(self.replay_bar)
+        left.addWidget(self.board_slot, 1)
         upper = QHBoxLayout()
         upper.setContentsMargins(0, 0, 0, 0)
         upper.setSpacing(0)
-        upper.addWidget(self.board_slot, 1)
+        upper.addLayout(left, 1)
         upper.addWidget(panel)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -469,7 +376,6 @@ class ScrambledStatesMode(GameMode):
         tl.setContentsMargins(4, 2, 4, 2)
         tl.addWidget(self.table)
         lay.addWidget(self.table_frame)
-        self.board.stateClicked.connect(self._on_state_clicked)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -478,12 +384,15 @@ class ScrambledStatesMode(GameMode):
     def _fit_cards(self) -> None:
         """The row of cards as large as the width allows, up to a fifth of the height, and
         fixed: what the side panel shows (more players, a longer message) never makes
-        the cards jump in size mid-game. The center card grows with them."""
+        the cards jump in size mid-game. The center card grows with them, and at small
+        sizes it and the die stay small enough to leave the move log room."""
         card_w = (self.width() - 8 - 5.0 * (FACE_UP + 1)) / FACE_UP
         height = min(card_w * 1.38 + 8, max(110.0, self.height() * 0.2))
         self.table.setFixedHeight(max(96, int(height)))
-        center_w = int(min(150, max(110, card_w)))
+        center_w = int(min(136, max(96, card_w * 1.4, self.height() * 0.13)))   # the die's column keeps 140 px
         self.center_card.setFixedSize(center_w, int(center_w * 1.38))
+        die = int(min(96, max(68, center_w * 0.66)))
+        self.die.setFixedSize(die, die)
 
     # ---------------------------------------------------------------- the clock
     def now(self) -> int:
@@ -491,7 +400,9 @@ class ScrambledStatesMode(GameMode):
         return self.clock_base + (int(self.clock.elapsed()) if self.running else 0)
 
     def toggle_run(self) -> None:
-        if self.game is None or self.game.is_terminal():
+        if self.replaying is not None:
+            self._say("This is a replay: close it to play on.")
+        elif self.game is None or self.game.is_terminal():
             self.new_game()
         elif self.running:
             self.pause()
@@ -499,7 +410,7 @@ class ScrambledStatesMode(GameMode):
             self.resume()
 
     def resume(self) -> None:
-        if self.game is None or self.game.is_terminal() or self.running:
+        if self.game is None or self.game.is_terminal() or self.running or self.replaying is not None:
             return
         self.started = True
         self.running = True
@@ -520,16 +431,20 @@ class ScrambledStatesMode(GameMode):
     # ---------------------------------------------------------------- game setup
     def start_game(self, match: Match) -> None:
         self.tick.stop()
+        if self.replaying is not None:
+            self._end_replay()
         self.match = match
         match.resolve_chance()   # the deal: 15 cards, the center card and the die
         settings = self.game.settings
         self.won_timer.stop()
         self.recent, self.center_won, self.table.won, self.table.flashes = [], None, {}, {}
+        self.pointed, self._pinned = None, None
+        self.table.set_marks((), None)
         self.seen = len(match.log)
         self.clock_base = self.game.now()
         self.running = False
         self.started = False
-        self.log.clear()
+        self._fill_log()
         self._map_key = None
         party = bool(settings.buzzer_seats)
         keys = " and ".join(f"{settings.players[s].split(' (')[0]} presses {BUZZER_LABELS[i]}"
@@ -544,39 +459,49 @@ class ScrambledStatesMode(GameMode):
         self.changed.emit()
 
     def new_game(self) -> None:
-        dialog = SetupDialog(self.choice, self)
-        if dialog.exec() != QDialog.Accepted:
+        self.pause()   # a dialog over a real-time game: the clock stops
+        dialog = ScrambledSetup(self.choice, self)
+        if dialog.exec() != ScrambledSetup.Accepted:
             return
         self.choice = dialog.choice()
         self.start_game(build_match(self.choice, random.randrange(1 << 30)))
 
     # ---------------------------------------------------------------- saving
+    def _live_match(self) -> Match | None:
+        return self._live[0] if self._live is not None else self.match
+
     def has_game(self) -> bool:
-        return self.game is not None and self.started
+        return self._live_match() is not None and self.started
 
     def save_state(self) -> dict | None:
-        if self.game is None or not self.started:
+        if self._live_match() is None or not self.started:
             return None
-        self._catch_up(self.now())
-        return self.match.to_json()
+        if self.replaying is None:
+            self._catch_up(self.now())
+        return self._live_match().to_json()
+
+    def match_from_save(self, state: dict, where: str = "the save") -> Match:
+        """A match from a save's body (Game > Open, Game > Replay...); SaveError naming `where`."""
+        if not isinstance(state, dict) or state.get("game") != self.game_id:
+            raise SaveError(f"{where}: this is not a saved game of {self.title}")
+        return Match.from_json(state, where)
 
     def load_state(self, state: dict) -> None:
-        if not isinstance(state, dict) or state.get("game") != self.game_id:
-            raise SaveError("Scrambled States save: no game of Scrambled States in it")
-        self.start_game(Match.from_json(state, "Scrambled States save"))   # replaces the game only once it loaded
+        match = self.match_from_save(state, "Scrambled States save")   # the game is replaced only once it loaded
+        self.start_game(match)
         self.started = True
-        self._set_banner("info", "Game resumed where you left it. Press Resume (or Space) when ready.")
+        self._say("Game resumed where you left it. Press Resume (or Space) when ready.")   # panel and status bar agree
         self._update()
 
     # ---------------------------------------------------------------- mode hooks
     def on_activate(self) -> None:
-        self.active = True
         self._map_key = None
         self._update()
 
     def on_deactivate(self) -> None:
         self.pause()
-        self.active = False
+        if self.replay_bar.playing():
+            self.replay_bar.toggle_play()
 
     def on_modal(self, opened: bool) -> None:
         if opened:   # a dialog over a real-time game: stop the clock; the player resumes
@@ -593,15 +518,19 @@ class ScrambledStatesMode(GameMode):
 
     # ---------------------------------------------------------------- who acts
     def _actor(self) -> int | None:
-        """The person a click or Space belongs to: you, or in a party the buzz holder."""
+        """The person a click or Space belongs to: the one person, or in a party the buzz holder."""
         g = self.game
         if not g.settings.buzzer_seats:
-            return 0
+            people = self.match.humans()
+            return people[0] if people else None
         return g.buzz_holder() if g.buzz_holder() in g.settings.buzzer_seats else None
 
     def _human_act(self, make) -> None:
         g = self.game
         if g is None:
+            return
+        if self.replaying is not None:
+            self._say("This is a replay: close it (Esc) to play on.")
             return
         if g.is_terminal():
             self._say("The game is over: start a new one.")
@@ -610,8 +539,7 @@ class ScrambledStatesMode(GameMode):
             self._say("Press Start (or Space) first." if not self.started
                       else "The game is paused: press Resume (or Space).")
             return
-        t = self.now()
-        self._catch_up(t)
+        self._catch_up(self.now())
         player = self._actor()
         if player is None:
             keys = " or ".join(BUZZER_LABELS)
@@ -631,7 +559,7 @@ class ScrambledStatesMode(GameMode):
 
     def press_buzzer(self, index: int) -> None:
         g = self.game
-        if g is None or index >= len(g.settings.buzzer_seats):
+        if g is None or index >= len(g.settings.buzzer_seats) or self.replaying is not None:
             return
         if not self.running:
             self._say("Press Start (or Space) first.")
@@ -648,10 +576,13 @@ class ScrambledStatesMode(GameMode):
         self.match.resolve_chance()
         self._update()
 
-    def _on_state_clicked(self, code: str) -> None:
-        if self.game is None or not self.active:   # the board is shared: clicks in other modes are theirs
-            return
+    def on_state_clicked(self, code: str) -> None:
         g = self.game
+        if g is None:
+            return
+        if self.replaying is not None:
+            self._say("This is a replay: close it (Esc) to play on.")
+            return
         if code not in g.face_up_cards() and code != g.center:
             self._say(f"{self.cards[code].name} is not on the table: slap one of the outlined states.")
             return
@@ -671,6 +602,19 @@ class ScrambledStatesMode(GameMode):
         if self.game is None or event.modifiers() & (Qt.ControlModifier | Qt.AltModifier | Qt.MetaModifier):
             return False
         key = event.key()
+        if self.replaying is not None:   # the replay's keys work on the map too
+            bar = self.replay_bar
+            steps = {Qt.Key_Left: bar.position - 1, Qt.Key_Right: bar.position + 1,
+                     Qt.Key_Home: 0, Qt.Key_End: bar.total}
+            if key in steps:
+                bar.go(steps[key])
+            elif key == Qt.Key_Escape:
+                bar.close_replay()
+            elif key == Qt.Key_Space:
+                bar.toggle_play()
+            else:
+                return False
+            return True
         party = bool(self.game.settings.buzzer_seats)
         # While a state's name is being typed on the map, Space belongs to the name ("New York").
         typing = self.board.is_typing()
@@ -695,6 +639,8 @@ class ScrambledStatesMode(GameMode):
         """Let the game reach game time `now`: every computer slap and deadline on the
         way, in time order, then the clock itself."""
         m = self.match
+        if m is None or self.replaying is not None:
+            return
         for _ in range(1000):
             m.resolve_chance()
             if m.is_over():
@@ -712,11 +658,146 @@ class ScrambledStatesMode(GameMode):
 
     def _schedule(self) -> None:
         self.tick.stop()
-        if not self.running or self.match is None or self.match.is_over():
+        if not self.running or self.match is None or self.match.is_over() or self.replaying is not None:
             return
         t, actions = next_step(self.match)
         if actions:
             self.tick.start(max(0, t - self.now()))
+
+    # ---------------------------------------------------------------- the move log
+    def seat_colour(self, seat: int) -> str:
+        return SEAT_COLOURS[seat % len(SEAT_COLOURS)] if seat >= 0 else NO_COLOUR
+
+    def _lines(self, log: list[LogEntry], start: int = 0) -> list[LogLine]:
+        lines = []
+        for i in range(start, len(log)):
+            said = log_line(log, i)
+            if said is not None:
+                text, seat = said
+                lines.append(LogLine(i, seat, text, self.seat_colour(seat)))
+        return lines
+
+    def log_text(self, entry: LogEntry) -> str:
+        """A logged move as the move log shows it ("" for one it leaves out)."""
+        log = (self.replaying or self.match).log
+        said = log_line(log, entry.index)
+        return said[0] if said else ""
+
+    def _fill_log(self) -> None:
+        shown = self.replaying or self.match
+        self.log_panel.set_lines(self._lines(shown.log) if shown is not None else [])
+
+    def _entry(self, index: int) -> LogEntry | None:
+        m = self.replaying or self.match
+        return m.log[index] if m is not None and 0 <= index < len(m.log) else None
+
+    def _log_hovered(self, index: int) -> None:
+        if index < 0:   # the pointer left: back to the line clicked, or the replay's own move
+            index = self._pinned if self._pinned is not None else (
+                self.replay_bar.position - 1 if self.replaying is not None else -1)
+        self.highlight_entry(self._entry(index))
+
+    def _log_picked(self, index: int) -> None:
+        if self.replaying is not None:
+            self.replay_bar.go(index + 1)   # the table just after that move
+            return
+        self._pinned = None if self._pinned == index else index
+        self.highlight_entry(self._entry(self._pinned) if self._pinned is not None else None)
+
+    def highlight_entry(self, entry: LogEntry | None) -> None:
+        """Point out a logged move: its cards outlined in its player's colour, on the map
+        (shown even when they have left the table) and in the row of cards."""
+        pointed = None
+        if entry is not None:
+            log = (self.replaying or self.match).log
+            said = log_line(log, entry.index)
+            seat = said[1] if said else entry.seat
+            colour = self.seat_colour(seat) if seat >= 0 else CHANCE_COLOUR
+            codes = entry_cards(log, entry.index)
+            pointed = (codes, colour) if codes else None
+        if pointed != self.pointed:
+            self.pointed = pointed
+            self.table.set_marks(*(pointed or ((), None)))
+            self._map_key = None
+            self._draw_map()
+
+    # ---------------------------------------------------------------- replays
+    def start_replay(self, match: Match) -> None:
+        """Step through `match` on this board, read-only; the game in progress waits, paused."""
+        self.pause()
+        self.tick.stop()
+        self.won_timer.stop()
+        if self.replaying is None:
+            self._live = (self.match, self.seen)
+        self.replaying = match
+        self.recent, self.center_won, self.table.won = [], None, {}
+        self._pinned = None
+        self._fill_log()
+        self.replay_bar.start(len(match.log), "Replay")   # the bar shares the map's width: a short title
+        self.status.emit("Replay: Left and Right step through the moves; Esc goes back to the game.")
+        self.changed.emit()
+
+    def replay_to(self, n: int) -> None:
+        if self.replaying is None:
+            return
+        r = self.replaying
+        shown = Match(r.rules, r.seats, r.seed, r.initial_setup)
+        shown.log = r.log[:n]
+        shown.state = r.state_after(n)
+        self.match = shown
+        lines = [line.index for line in self.log_panel.lines() if line.index < n]
+        self.log_panel.select_entry(lines[-1] if lines else None)
+        self.highlight_entry(r.log[n - 1] if n > 0 else None)
+        self._update()
+
+    def stop_replay(self) -> None:
+        if self.replaying is None:
+            return
+        self._end_replay()
+        self._set_banner("info", "Back to your game, paused. Press Resume (or Space) to play on."
+                         if not self.game.is_terminal() else "Back to the finished game.")
+        self.status.emit("Back to the game.")
+        self._update()
+        self.changed.emit()
+
+    def _end_replay(self) -> None:
+        self.replaying = None
+        (self.match, self.seen), self._live = self._live, None
+        self.pointed, self._pinned = None, None
+        self.table.set_marks((), None)
+        self._map_key = None
+        self._fill_log()
+        if self.replay_bar.isVisible():
+            self.replay_bar.blockSignals(True)
+            self.replay_bar.close_replay()
+            self.replay_bar.blockSignals(False)
+
+    # ---------------------------------------------------------------- the end
+    def final_table(self) -> tuple[list[str], list[list]]:
+        """Columns and rows of the score table: cards won and slips, a row a player."""
+        g = self.game
+        slips = [0] * g.num_players
+        for entry in self.match.log:
+            for ev in entry.events:
+                if ev.kind in ("slip", "buzz-timeout"):
+                    for p in ev.players:
+                        slips[p] += 1
+        return ["Player", "Cards", "Slips"], [[name, len(g.piles[p]), slips[p]] for p, name in enumerate(g.names)]
+
+    def winners(self) -> set[int]:
+        return set(self.game.winners())
+
+    def _show_final(self, over: bool) -> None:
+        if over and not self.final_box.isVisible():   # the table takes room from the log: keep its end in view
+            QTimer.singleShot(0, self.log_panel.scrollToBottom)
+        self.final_box.setVisible(over)
+        self.scoreboard.setVisible(not over)
+        self.legend.setVisible(not over)   # no card to read any more: the log gets the room
+        if over:
+            columns, rows = self.final_table()
+            self.score_table.set_table(columns, rows, self.winners(),
+                                       [self.seat_colour(p) for p in range(len(rows))])
+            self.replay_button.setVisible(self.replaying is None)
 
     # ---------------------------------------------------------------- drawing
     def _say(self, text: str) -> None:
@@ -726,12 +807,15 @@ class ScrambledStatesMode(GameMode):
     def _set_banner(self, kind: str, text: str) -> None:
         bg, fg = FEEDBACK.get(kind, FEEDBACK["info"])
         self.banner.setStyleSheet(
-            f"background:{bg}; color:{fg}; border-radius:6px; padding:6px; font-size:13px; font-weight:bold")
+            f"background:{bg}; color:{fg}; border-radius:6px; padding:5px; font-size:13px; font-weight:bold")
         self.banner.setText(text)
 
     def _update(self) -> None:
         g = self.game
         if g is None:
+            return
+        if self.replaying is not None:
+            self._draw_replay()
             return
         self._feedback()
         phase = g.phase
@@ -753,26 +837,59 @@ class ScrambledStatesMode(GameMode):
         else:
             self.center_card.show_card(g.center)
             self.die.show_face(g.face)
-        r = g.round
-        if r is not None and not g.is_terminal():
-            left = len(g.draw)
-            self.round_label.setText(f"Round {r.number}<br>{left} card{'s' if left != 1 else ''} in the draw pile")
-        else:
-            self.round_label.setText(f"{len(g.draw)} cards left in the draw pile")
         self.no_match_button.setEnabled(live)
+        self.start_button.setVisible(True)
         self.start_button.setText("New game" if g.is_terminal() else "Pause" if self.running
                                   else "Resume" if self.started else "Start")
         self.new_button.setVisible(not g.is_terminal())
         barred = {p for p in range(g.num_players) if g.is_barred(p)} if live else set()
         people = self.match.humans()
         faded = set(g.face_up_cards()) if (barred and all(p in barred for p in people)) else set()
-        self.table.set_slots(g.face_up, faded)
-        self._scoreboard(barred)
-        self._draw_map()
+        self.table.setCursor(Qt.PointingHandCursor)
+        self._draw_table(barred, faded, show_center=self.running and phase in ("open", "closing"))
         if g.buzz_holder() is not None and not self.buzz_timer.isActive():
             self.buzz_timer.start()
         self._schedule()
         self.changed.emit()
+
+    def _draw_table(self, barred: set[int], faded: set[str], show_center: bool) -> None:
+        """What a live game and a replay draw alike: the round, the row of cards, the
+        scores, the map."""
+        g = self.game
+        r = g.round
+        if r is not None and not g.is_terminal():
+            left = len(g.draw)
+            self.round_label.setText(f"Round {r.number}<br>Draw pile: {left} card{'s' if left != 1 else ''}")
+        else:
+            self.round_label.setText(f"Draw pile: {len(g.draw)} cards left")
+        self.table.set_slots(g.face_up, faded)
+        self._scoreboard(barred)
+        self._show_final(g.is_terminal())
+        self._draw_map(show_center)
+
+    def _draw_replay(self) -> None:
+        """A position of the replay, read-only: what was on the table, nothing to click."""
+        g = self.game
+        n, total = len(self.match.log), len(self.replaying.log)
+        revealed = g.phase in ("open", "closing")
+        if g.phase == "over":
+            self.center_card.show_card(None, "Game over")
+            self.die.show_face(None)
+        elif revealed:
+            self.center_card.show_card(g.center)
+            self.die.show_face(g.face)
+        else:
+            self.center_card.show_card(None, "?")
+            self.die.show_face(None)
+        self.no_match_button.setEnabled(False)
+        self.start_button.setVisible(False)
+        self.new_button.setVisible(True)
+        entry = self.match.log[-1] if n else None
+        what = (self.log_text(entry) or entry.text + ".") if entry else "The table before the deal."
+        self._set_banner("replay", f"Replay, move {n} of {total}: {what}")
+        barred = {p for p in range(g.num_players) if g.is_barred(p)} if revealed else set()
+        self.table.setCursor(Qt.ArrowCursor)
+        self._draw_table(barred, set(), show_center=revealed)
 
     def _scoreboard(self, barred: set[int]) -> None:
         g = self.game
@@ -789,19 +906,23 @@ class ScrambledStatesMode(GameMode):
                 state = "<span style='color:#e63946'>sits out</span>"
             elif holder == p:
                 state = "<b style='color:#b07d00'>buzzed</b>"
-            name = html.escape(seat_name)
+            name = f"<span style='color:{self.seat_colour(p)}'>\u25a0</span> {html.escape(seat_name)}"
             if self.match.is_human(p):
                 name = f"<b>{name}</b>"
             rows.append(f"<tr><td>{name}</td><td style='color:#1d3557; font-size:10px'>{bar}</td>"
                         f"<td align='right'><b>{n}</b></td><td>{state}</td></tr>")
         self.scoreboard.setText(
-            f"<table cellspacing='0' cellpadding='2' width='100%'><tr><th align='left'>Player</th>"
+            f"<table cellspacing='0' cellpadding='1' width='100%'><tr><th align='left'>Player</th>"
             f"<th align='left'>Pile (to {target})</th><th></th><th></th></tr>{''.join(rows)}</table>")
 
-    def _draw_map(self) -> None:
+    def _draw_map(self, show_center: bool | None = None) -> None:
         g = self.game
-        show_center = self.running and g.phase in ("open", "closing")
-        key = (tuple(g.face_up), g.center if show_center else None, tuple(self.recent))
+        if g is None:
+            return
+        if show_center is None:
+            show_center = (self.running or self.replaying is not None) and g.phase in ("open", "closing")
+        key = (tuple(g.face_up), g.center if show_center else None, tuple(self.recent),
+               self.pointed and (tuple(self.pointed[0]), self.pointed[1]), self.replaying is not None)
         if key == self._map_key or not self.active:
             return
         self._map_key = key
@@ -813,9 +934,11 @@ class ScrambledStatesMode(GameMode):
         b.remove_layer("scrambled-won")
         on_table = g.face_up_cards()
         won = {code for code, _, _ in self.recent}
+        pointed, pointed_colour = self.pointed or ((), None)
+        act = "" if self.replaying is not None else " Click to slap."
         for code in self.cards.codes:
             b.set_state_tooltip(code, None)
-        b.set_dimmed([c for c in b.codes() if c not in on_table and c not in won])
+        b.set_dimmed([c for c in b.codes() if c not in on_table and c not in won and c not in pointed])
         by_region: dict[str, list[str]] = {}
         for code in on_table:
             card = self.cards[code]
@@ -823,7 +946,7 @@ class ScrambledStatesMode(GameMode):
             by_region.setdefault(card.region, []).append(code)
             b.set_state_tooltip(code, f"On the table: {card.region}, land mass {card.land_mass}/4, "
                                       f"{card.population} {'person' if card.population == 1 else 'people'}, "
-                                      f"{card.colour}. Click to slap.")
+                                      f"{card.colour}.{act}")
         for region, codes in by_region.items():
             b.set_highlight(codes, self.cards.region(region).border_hex)
         if show_center and g.center:
@@ -831,6 +954,15 @@ class ScrambledStatesMode(GameMode):
                         tooltip=f"The center card: {self.cards[g.center].name}")
         if self.recent:
             self._mark_won_states(b)
+        for key in self._pointed_tokens:
+            b.remove_token(key)
+        self._pointed_tokens = []
+        for code in pointed:   # a move pointed at in the log, in its player's colour (a pin finds small states)
+            b.set_fill(code, self.cards.colour(self.cards[code].colour).hex)
+            b.set_highlight([code], pointed_colour)
+            self._pointed_tokens.append(b.add_token(code, color=pointed_colour, shape="marker",
+                                                    key=("scrambled-pointed", code)))
+
 
     def _mark_won_states(self, b) -> None:
         """The states just won: their colour, the winner's outline and a name tag."""
@@ -858,10 +990,13 @@ class ScrambledStatesMode(GameMode):
                 layer.addToGroup(item)
 
     def _feedback(self) -> None:
-        """Show what happened since the last look: banner, flash on the cards, log."""
+        """Show what happened since the last look: banner, flash on the cards, move log."""
         g = self.game
-        new = [ev for entry in self.match.log[self.seen:] for ev in entry.events]
-        self.seen = len(self.match.log)
+        log = self.match.log
+        new = [ev for entry in log[self.seen:] for ev in entry.events]
+        for line in self._lines(log, self.seen):
+            self.log_panel.append(line)
+        self.seen = len(log)
         people = set(self.match.humans())
         for ev in new:
             kind = ev.kind
@@ -883,10 +1018,10 @@ class ScrambledStatesMode(GameMode):
                 continue
             if kind in ("win", "hand", "no-match"):
                 self._set_banner(kind if set(ev.players) & people else "lost", ev.text)
-                self._show_won(ev, people)
+                self._show_won(ev)
             elif kind == "tie":
                 self._set_banner("tie", ev.text)
-                self._show_won(ev, people)
+                self._show_won(ev)
             elif kind in ("slip", "buzz-timeout"):
                 self._set_banner("slip", ev.text)
                 self.table.flash(ev.cards, "#e63946")
@@ -897,21 +1032,17 @@ class ScrambledStatesMode(GameMode):
                 self._set_banner(kind, ev.text)
                 if kind == "pending":   # the slapped card lights up at once, before the tie window closes
                     self.table.flash(ev.cards, "#ffb703")
-            if kind != "pending":
-                self.log.insertItem(0, f"R{ev.round}: {ev.text}")
-        while self.log.count() > 60:
-            self.log.takeItem(self.log.count() - 1)
         if g.buzz_holder() is None and self.buzz_timer.isActive():
             self.buzz_timer.stop()
 
-    def _show_won(self, ev, people: set[int]) -> None:
+    def _show_won(self, ev) -> None:
         """Keep the won card(s) in view for WON_MS, stamped with the winner's name."""
         g = self.game
         marks = []
         self.table.won, self.center_won = {}, None   # only the latest round's winners
         for p, code in zip(ev.players, ev.cards):
             who = g.name(p).split(" (")[0]
-            colour = WINNER_COLOURS["tie" if ev.kind == "tie" else "you" if p in people else "other"]
+            colour = self.seat_colour(p)
             marks.append((code, who, colour))
             if ev.kind in ("win", "tie"):
                 self.table.show_won(code, who, colour)
@@ -931,6 +1062,7 @@ class ScrambledStatesMode(GameMode):
             return
         left = max(0, g.buzz_deadline() - self.now()) / 1000
         self._set_banner("buzz", f"{g.name(g.buzz_holder())} buzzed: pick a card or No Match \u2013 {left:.1f} s")
+
 
 
 HELP_HTML = """
@@ -1000,6 +1132,13 @@ so you can study the cards; the computers still play at their level.</p>
 <p>Two people share the keyboard: player 1 buzzes with <b>A</b>, player 2 with <b>L</b>. The first to buzz then
 has {buzz_s} seconds to click a card, the center card, or No Match; running out of time counts as a slip slap. Computer opponents can
 join a party; they hold back while a person has the buzzer.</p>
+<h3>The move log and replays</h3>
+<p>The panel lists every move, newest last, in its player's colour: each round as the die lands,
+every slap, call and buzz (the computers' too) and who won which card. Point at a line to see its cards
+outlined on the map and in the row; click it to keep them shown. When a game ends, the final scores
+appear with <b>Replay this game</b>; <i>Game &gt; Replay&hellip;</i> also opens a saved game. A replay
+steps through the moves (Left, Right, Home, End, Space to play) without touching your game, which
+waits paused.</p>
 <h3>Keys</h3>
 <p><b>Space</b>: No Match (or start and resume) &middot; <b>Esc</b>: pause &middot; type a state's name or postal
 code on the map and press Enter to slap it &middot; party play: <b>A</b> and <b>L</b> buzz. There is no undo:
