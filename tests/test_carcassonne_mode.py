@@ -139,7 +139,7 @@ def _game_with(mode, tile_id: str, seats=HUMANS):
     specs = [s["kind"] if s["kind"] == "human" else "ai:" + s["kind"] for s in seats]
     match = Match("carcassonne", specs, seed=4, setup=Setup(players=[s["name"] for s in seats]).to_json())
     match.apply(draw(tile_id))
-    mode.start_match(match)
+    mode.install(match)
     return mode.game
 
 
@@ -190,16 +190,32 @@ def test_the_large_tile_in_the_panel_picks_followers_and_space_steps_through_the
     assert g.followers_on_board() == [(0, (1, 0), options[0])]
 
 
-def test_the_last_tile_placed_is_framed_in_its_players_colour(qtbot, mode):
+def test_each_players_last_tile_is_framed_in_their_colour_never_in_gold(qtbot, mode):
+    """Issue 11: each player's last tile is framed in that player's colour, never in the
+    gold of the legal squares (even yellow, seat 3, has a dark edge and its seat number)."""
+    from stateside.games.carcassonne.table import TARGET
     from stateside.games.carcassonne.tile_art import SEAT_COLOURS
-    _game_with(mode, "B-U")
-    assert not mode.table.last_frame.isVisible()
-    mode.rot = 1
-    click_square(qtbot, mode, 1, 0)
-    qtbot.keyClick(mode.view, Qt.Key_Return)
-    assert mode.table.last_frame.isVisible()
-    assert mode.table.last_frame.rect().center() == mode.table.square_rect(1, 0).center()
-    assert mode.table.last_frame.pen().color().name() == SEAT_COLOURS[0]
+    seats = HUMANS + [{"name": "Cy", "kind": "human"}]
+    mode.start_game(Setup(players=["Ann", "Bob", "Cy"]), seats, seed=4)
+    assert mode.table.last_frames == {}
+    placed = []
+    for turn in range(4):
+        g = mode.game
+        x, y, rot = g.legal_placements()[0]
+        mode.place_tile(x, y, rot)
+        mode.confirm_turn()
+        placed.append((x, y))
+        frames = mode.table.last_frames
+        assert sorted(frames) == list(range(min(turn + 1, 3)))     # one frame per player who has laid a tile
+    # Ann laid tiles 1 and 4: her frame moved to the fourth; Bob's and Cy's stay on theirs.
+    expect = {0: placed[3], 1: placed[1], 2: placed[2]}
+    for seat, pos in expect.items():
+        frame = mode.table.last_frames[seat]
+        assert frame.isVisible() and frame.rect().center() == mode.table.square_rect(*pos).center()
+        assert frame.pen().color().name() == SEAT_COLOURS[seat] != TARGET.name()
+    target_pens = {item.pen().color().name() for item in mode.table.targets}
+    assert not target_pens & {f.pen().color().name() for f in mode.table.last_frames.values()} - {"#f2b705"}
+    assert mode.table.last_frames[2].seat == 2      # yellow carries its number, as gold squares never do
 
 
 class _SlowBot:
@@ -261,29 +277,26 @@ def test_scoring_lines_explain_the_points_and_show_who_scored(qtbot, mode):
     city = next(s for s in mode.game.follower_options(0, -1, 2) if _spot_key(mode.game, s) == "c1")
     mode.chosen = city
     mode.confirm_turn()
-    item = mode.log.item(0)
+    item = mode.scoring.item(0)
     assert item.text() == "Turn 1 \u00b7 Ann: city of 2 tiles (2 per tile): 4 points"
     assert not item.icon().isNull()
 
 
-def final_table(text: str) -> tuple[list[str], dict[str, list[int]]]:
-    """The end-of-game table in the hint: the column heads, and each row's numbers by its label."""
-    import re
-    rows = re.findall(r"<tr>(.*?)</tr>", text)
-    heads = [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<td[^>]*>(.*?)</td>", rows[0])[1:]]
-    body = {}
-    for row in rows[1:]:
-        cells = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
-        body[cells[0]] = [int(c) for c in cells[1:]]
+def final_table(table) -> tuple[list[str], dict[str, list[int]]]:
+    """The end-of-game ScoreTable in the panel: the column heads, and each row's numbers by its label."""
+    heads = [table.horizontalHeaderItem(c).text() for c in range(1, table.columnCount())]
+    body = {table.cell_text(r, 0): [int(table.cell_text(r, c)) for c in range(1, table.columnCount())]
+            for r in range(table.rowCount())}
     return heads, body
 
 
 def test_the_end_of_the_game_shows_each_players_points_by_kind(qtbot, mode):
     record = play_match("carcassonne", ["ai:easy", "ai:easy"], 3, {**Game.default_setup(2), "sets": ["base"]})
-    mode.start_match(record.match)
+    mode.install(record.match)
     game = mode.game
     assert "Game over" in mode.turn_label.text() and mode.hand.tile is None
-    heads, body = final_table(mode.hint.text())
+    assert mode.final_scores.isVisible() and not mode.hint.isVisible()
+    heads, body = final_table(mode.final_scores)
     assert heads == game.names
     assert list(body) == ["Roads", "Cities", "Cloisters", "Fields", "Total"]
     for i in range(game.n):
@@ -293,20 +306,24 @@ def test_the_end_of_the_game_shows_each_players_points_by_kind(qtbot, mode):
 
 def test_the_final_table_fits_the_panel_with_five_players_and_every_kind(qtbot, mode):
     """Issue 11: the Total column was cut off at 1280 and 1600 wide (the panel is fixed)."""
-    from PySide6.QtGui import QTextDocument
     names = ["Bartholomew the Great", "Computer 2", "Computer 3", "Maximiliana", "Computer 5"]
     setup = {**Game.default_setup(5), "goods": True, "variant": "usa-west", "players": names}
-    mode.start_match(play_match("carcassonne", ["ai:easy"] * 5, 2, setup).match)
+    mode.install(play_match("carcassonne", ["ai:easy"] * 5, 2, setup).match)
     qtbot.wait(10)
-    heads, body = final_table(mode.hint.text())
+    table = mode.final_scores
+    heads, body = final_table(table)
     assert list(body) == ["Roads", "Cities", "Cloisters", "Fields", "Chips", "Flips", "Goods", "Total"]
     assert body["Total"] == mode.game.scores()
     assert heads == ["1", "2", "3", "4", "5"]        # the numbers on the followers: the names do not fit
-    doc = QTextDocument()
-    doc.setDefaultFont(mode.hint.font())
-    doc.setDocumentMargin(0)
-    doc.setHtml(mode.hint.text())
-    assert doc.idealWidth() <= mode.hint.contentsRect().width()
+    assert [table.horizontalHeaderItem(c).toolTip() for c in range(1, 6)] == names
+    # Every column, Total's numbers included, is inside the table's visible width.
+    header = table.horizontalHeader()
+    assert header.length() <= table.viewport().width() and not table.horizontalScrollBar().isVisible()
+    for c in range(table.columnCount()):
+        assert header.sectionSize(c) >= header.sectionSizeHint(c) - 2 or c == 0
+    # The score dialog shows the same, players down.
+    columns, rows = mode.final_table()
+    assert columns[-1] == "Total" and [r[-1] for r in rows] == mode.game.scores()
 
 
 @pytest.mark.parametrize("state", [
@@ -331,24 +348,32 @@ def test_a_corrupted_or_foreign_save_leaves_the_game_as_it_was(mode, state):
 
 
 def test_undo_takes_back_a_persons_whole_move_only_while_nobody_else_has_moved(qtbot, mode):
-    g = _game_with(mode, "B-U")
+    g = _game_with(mode, "B-U", [HUMANS[0], {"name": "Cpu", "kind": "easy"}])
+    mode.ai_delay_ms = 60_000                       # the computer waits: Ann may still take hers back
     tile = g.drawn
     assert not mode.can_undo()
     mode.rot = 1
     click_square(qtbot, mode, 1, 0)
     qtbot.keyClick(mode.view, Qt.Key_Return)
-    assert g.turn == 1 and mode.can_undo()          # Ann's move; Bob has not moved yet
+    assert g.turn == 1 and mode.can_undo()          # Ann's move; the computer has not moved yet
     mode.undo()
     g = mode.game
     assert g.turn == 0 and g.current == 0 and g.drawn == tile and (1, 0) not in g.board
+
+
+def test_at_one_screen_the_next_person_cannot_take_back_the_move_before_theirs(qtbot, mode):
+    """The shared rule: once the turn has passed to the next person at the screen, the
+    move before is not theirs to take back; their own placed tile still is."""
+    g = _game_with(mode, "B-U")
+    mode.rot = 1
+    click_square(qtbot, mode, 1, 0)
+    qtbot.keyClick(mode.view, Qt.Key_Return)
+    assert g.turn == 1 and mode.viewer == 1 and not mode.can_undo()
     x, y, rot = g.legal_placements()[0]
     mode.place_tile(x, y, rot)
-    mode.confirm_turn()                             # Ann again, then Bob
-    x, y, rot = g.legal_placements()[0]
-    mode.place_tile(x, y, rot)
-    mode.confirm_turn()
-    mode.undo()                                     # Bob takes his back, not Ann's
-    assert mode.game.turn == 1 and mode.game.current == 1
+    assert mode.can_undo()                          # Bob's tile, put down but not played
+    mode.undo()
+    assert mode.pending is None and g.turn == 1 and g.current == 1
 
 
 def test_no_undo_once_the_computer_has_answered(qtbot, mode):
@@ -387,14 +412,16 @@ def test_the_mouse_wheel_zooms_the_table_as_everywhere_else_and_never_turns_the_
 def test_a_selected_scoring_line_keeps_its_text_readable(qtbot, mode):
     """Issue 11: the selected line's text turned white on the pale list."""
     record = play_match("carcassonne", ["ai:easy", "ai:easy"], 3, {**Game.default_setup(2), "sets": ["base"]})
-    mode.start_match(record.match)
+    mode.install(record.match)
     qtbot.wait(10)
-    item = mode.log.item(1)
-    rect = mode.log.visualItemRect(item)
-    qtbot.mouseClick(mode.log.viewport(), Qt.LeftButton, pos=rect.center())
+    mode.tabs.setCurrentWidget(mode.scoring)
+    qtbot.wait(10)
+    item = mode.scoring.item(1)
+    rect = mode.scoring.visualItemRect(item)
+    qtbot.mouseClick(mode.scoring.viewport(), Qt.LeftButton, pos=rect.center())
     assert item.isSelected()
-    image = mode.log.viewport().grab().toImage()
-    text_left = rect.left() + mode.log.iconSize().width() + 8
+    image = mode.scoring.viewport().grab().toImage()
+    text_left = rect.left() + mode.scoring.iconSize().width() + 8
     dark = sum(1 for x in range(text_left, rect.right(), 2) for y in range(rect.top(), rect.bottom(), 2)
                if image.pixelColor(x, y).lightness() < 90)
     assert dark > 40        # the words are drawn dark on the selection
@@ -402,23 +429,43 @@ def test_a_selected_scoring_line_keeps_its_text_readable(qtbot, mode):
 
 def test_a_computer_seat_is_never_called_you(qtbot, mode):
     """Issue 11: turning the first seat into a computer kept the name "You"."""
-    from stateside.games.carcassonne.mode import KIND_KEYS, SetupDialog
-    dialog = SetupDialog(mode.seats, mode.game.conf, mode)
+    dialog = mode.setup_screen()
     qtbot.addWidget(dialog)
-    (on0, name0, kind0), (on1, name1, kind1) = dialog.rows[:2]
+    name0, name1 = dialog.names[:2]
+    kind0, kind1 = dialog.kind_boxes[:2]
     assert name0.text() == "You" and name1.text() == "Computer"
-    kind0.setCurrentIndex(KIND_KEYS.index("hard"))
-    kind1.setCurrentIndex(KIND_KEYS.index("human"))
+    kind0.setCurrentIndex(kind0.findData("ai:hard"))
+    kind1.setCurrentIndex(kind1.findData("human"))
     assert name0.text() == "Computer 1" and name1.text() == "Player 2"
-    dialog.rows[2][0].setChecked(True)
-    assert dialog.rows[2][1].text() == "Computer 3"
+    dialog.count.setValue(3)
+    assert dialog.names[2].text() == "Computer 3"
     name1.setText("Ann")
-    kind1.setCurrentIndex(KIND_KEYS.index("easy"))
+    kind1.setCurrentIndex(kind1.findData("ai:easy"))
     assert name1.text() == "Ann"            # a typed name stays
     kind0.blockSignals(True)                 # even when the name was not updated, the seat is not "You"
     name0.setText("You")
-    setup, seats = dialog.choice()
-    assert seats[0] == {"name": "Computer 1", "kind": "hard"} and setup.players[0] == "Computer 1"
+    seats = mode.chosen_seats(dialog)
+    assert seats[0] == {"name": "Computer 1", "kind": "hard"}
+    dialog.first_box.setCurrentIndex(1)      # Ann starts: she plays first, in red
+    assert [s["name"] for s in mode.chosen_seats(dialog)] == ["Ann", "Computer 3", "Computer 1"]
+
+
+def test_the_setup_screen_starts_the_game_it_shows(qtbot, mode, monkeypatch):
+    from stateside.app.setup_screen import SetupScreen
+    from PySide6.QtWidgets import QDialog
+
+    def answer(dialog):
+        variant, sets = dialog.form.carcassonne
+        dialog.count.setValue(3)
+        dialog.names[0].setText("Ann")
+        dialog.kind_boxes[2].setCurrentIndex(dialog.kind_boxes[2].findData("ai:hard"))
+        sets["traders-builders"].setChecked(False)
+        return QDialog.Accepted
+    monkeypatch.setattr(SetupScreen, "exec", answer)
+    mode.new_game()
+    g = mode.game
+    assert g.names == ["Ann", "Computer", "Computer 3"] and mode.match.seats == ["human", "ai:easy", "ai:hard"]
+    assert g.conf.variant == "table" and list(g.conf.sets) == ["base", "inns-cathedrals"]
 
 
 @pytest.mark.parametrize("px_per_unit", [0.25, 0.6, 1.0])

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 
 from stateside.board.view import BoardView
 from stateside.games.carcassonne.engine import Setup
-from stateside.games.carcassonne.mode import CarcassonneMode, SetupDialog
+from stateside.games.carcassonne.mode import CarcassonneMode
 from stateside.games.carcassonne.usa import Follow, MapGame
 
 HUMANS = [{"name": "Ann", "kind": "human"}, {"name": "Bob", "kind": "human"}]
@@ -30,14 +30,16 @@ def click_square(qtbot, mode, pos):
     qtbot.mouseClick(mode.board.viewport(), Qt.LeftButton, pos=mode.board.mapFromScene(centre))
 
 
-def test_new_game_offers_the_table_and_the_three_maps(mode):
-    dialog = SetupDialog(HUMANS, None, mode)
-    assert [dialog.variant.itemText(i) for i in range(dialog.variant.count())] == \
+def test_new_game_offers_the_table_and_the_three_maps(qtbot, mode):
+    dialog = mode.setup_screen()
+    qtbot.addWidget(dialog)
+    variant, sets = dialog.form.carcassonne
+    assert [variant.itemText(i) for i in range(variant.count())] == \
         ["Table", "USA West", "USA East", "USA (both maps)"]
-    dialog.variant.setCurrentIndex(2)
-    setup, _ = dialog.choice()
-    assert setup.variant == "usa-east"
-    assert not dialog.sets["inns-cathedrals"].isEnabled()     # the map sets the tiles
+    assert sets["inns-cathedrals"].isEnabled()
+    variant.setCurrentIndex(2)
+    assert dialog.options()["variant"] == "usa-east"
+    assert not sets["inns-cathedrals"].isEnabled()     # the map sets the tiles
 
 
 @pytest.mark.parametrize("variant", ["usa-west", "usa-east", "usa"])
@@ -86,9 +88,9 @@ def test_a_computer_plays_its_turns_on_the_map(qtbot, mode):
     while mode.game.current == 0 and not mode.game.finished:
         g = mode.game
         if g.step == "follow":
-            mode._play(Follow(-1))
+            assert mode.act(Follow(-1))
         elif g.step in ("look", "flip"):
-            mode._play(g.legal_actions(0)[0])
+            assert mode.act(g.legal_actions(0)[0])
     qtbot.waitUntil(lambda: mode.game.current == 0 and mode.game.step == "lay", timeout=10000)
     assert mode.game.turn == 2
 

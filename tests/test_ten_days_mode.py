@@ -1,5 +1,7 @@
 """10 Days in the USA, the Qt mode: a turn played by clicking, hot-seat pass screens,
-the journey on the map, the win, undo, save and resume."""
+the journey on the map, the win, undo, save and resume (the shared frame of
+app/turns.py runs the turns; test_ten_days_mode_turns.py tests its log, replays and undo
+for this game)."""
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
@@ -46,6 +48,11 @@ def rig(game, seat, days):
     game.check_invariants()
 
 
+def log(mode):
+    """The move log's lines, as the screen shows them."""
+    return [line.text for line in mode.log_panel.lines()]
+
+
 def paths(board):
     return [item for item in board.scene().items() if isinstance(item, PathItem)]
 
@@ -58,7 +65,7 @@ def test_plays_a_turn_by_clicking(qtbot, mode):
     deal_by_clicking(qtbot, mode)
     assert None not in g.journeys[0]
     qtbot.waitUntil(lambda: mode.is_human_turn() and mode.game.phase == DRAW, timeout=5000)
-    assert "Ada has taken ten cards." in mode.log
+    assert "Ada took ten cards" in log(mode)
 
     click_card(qtbot, mode.table_row, 0)           # the deck
     assert g.phase == PLACE
@@ -67,7 +74,10 @@ def test_plays_a_turn_by_clicking(qtbot, mode):
     assert g.phase == DISCARD and g.journeys[0][3] == drawn and g.held == old_day_4
     click_card(qtbot, mode.table_row, 2)            # pile 2
     assert g.piles[1][-1] == old_day_4 and g.turns >= 1
-    assert "You drew from the deck, put it on day 4" in " ".join(mode.log)
+    drawn_name = a_card(mode.travel, face_of(drawn))
+    assert log(mode)[-4:] == ["You drew from the deck", f"You drew {drawn_name} from the deck",
+                              f"You put {drawn_name} on day 4 in place of {a_card(mode.travel, face_of(old_day_4))}",
+                              f"You discarded {a_card(mode.travel, face_of(old_day_4))} onto pile 2"]
     # the journey is drawn on the map: one path per link (two for a car through a state)
     assert len(paths(mode.board)) >= len(check_journey(g.journeys[0]).links)
 
@@ -79,7 +89,7 @@ def test_computer_plays_its_turn_after_yours(qtbot, mode):
     mode._keep_clicked()
     click_card(qtbot, mode.table_row, 1)
     qtbot.waitUntil(lambda: mode.game.turns >= 2 and mode.is_human_turn(), timeout=5000)
-    assert mode.log[-1].startswith("Ada ")
+    assert log(mode)[-1].startswith("Ada discarded ")
 
 
 def test_dropping_the_drawn_card_on_a_pile_keeps_the_journey(qtbot, mode):
@@ -91,7 +101,8 @@ def test_dropping_the_drawn_card_on_a_pile_keeps_the_journey(qtbot, mode):
     drawn = g.held
     click_card(qtbot, mode.table_row, 3)
     assert g.journeys[0] == before and g.piles[2][-1] == drawn
-    assert mode.log[-1] == f"You drew from the deck, kept the journey and discarded {a_card(mode.rules, face_of(drawn))} onto pile 3."
+    assert log(mode)[-2:] == ["You kept the journey as it was",
+                              f"You discarded {a_card(mode.travel, face_of(drawn))} onto pile 3"]
 
 
 def test_empty_pile_must_take_the_discard(qtbot, mode):
@@ -112,8 +123,10 @@ def test_empty_pile_must_take_the_discard(qtbot, mode):
     old_day_1 = g.held
     click_card(qtbot, mode.table_row, empty_pile + 1)
     assert g.piles[empty_pile] == [old_day_1]
-    assert mode.log[-1] == (f"You took {a_card(mode.rules, face_of(taken))} from pile {empty_pile + 1}, put it on day 1"
-                            f" and discarded {a_card(mode.rules, face_of(old_day_1))} onto pile {empty_pile + 1}.")
+    taken, old = a_card(mode.travel, face_of(taken)), a_card(mode.travel, face_of(old_day_1))
+    assert log(mode)[-3:] == [f"You took {taken} from the top of pile {empty_pile + 1}",
+                              f"You put {taken} on day 1 in place of {old}",
+                              f"You discarded {old} onto pile {empty_pile + 1}"]
 
 
 def test_undo_a_pile_take_but_not_a_deck_draw(qtbot, mode):
@@ -151,7 +164,7 @@ def test_invalid_link_is_red_with_the_reason_on_hover(qtbot, mode):
     deal_by_clicking(qtbot, mode)
     qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
     rig(g, 0, "NE WY CO AZ NM TX OK KS car-1 IL".split())
-    mode._refresh()
+    mode.refresh()
     tips = {p.toolTip(): p.pen().color().name() for p in paths(mode.board)}
     bad = [t for t in tips if "meet only at a corner" in t]
     assert bad == ["Day 3-4: walk from Colorado to Arizona\nNot valid: Colorado and Arizona meet only at a corner"]
@@ -166,7 +179,7 @@ def test_hint_counts_cards_to_change(qtbot, mode):
     deal_by_clicking(qtbot, mode)
     qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
     rig(g, 0, "CA OR WA ID MT WY CO NE IA plane-red-1".split())
-    mode._refresh()
+    mode.refresh()
     assert "Hint" not in mode.problems_label.text()  # off by default
     mode.hint_box.setChecked(True)
     assert "change at least 1 card to finish" in mode.problems_label.text()
@@ -183,7 +196,7 @@ def test_ten_days_win_is_announced_with_the_journey_on_the_map(qtbot, mode):
     click_card(qtbot, mode.table_row, 1)
     assert g.is_terminal() and g.winner == 0
     assert mode.win_banner.isVisible() and mode.win_banner.text() == "10 DAYS!  You win"
-    assert mode.strip_title.text() == "Your winning journey" and mode.log[-1].endswith("<b>10 DAYS! You win.</b>")
+    assert mode.strip_title.text() == "Your winning journey" and log(mode)[-1].endswith(". 10 DAYS! You win")
     assert len(paths(mode.board)) == 9 and all(p.pen().color().name() == "#1d3557" for p in paths(mode.board))
 
 
@@ -246,17 +259,27 @@ def test_letters_typed_on_the_map_do_not_play(qtbot, mode):
     assert mode.game.phase == DRAW
 
 
-def test_setup_dialog_offers_two_to_four_seats(qtbot, mode):
-    from stateside.games.ten_days.mode import SetupDialog
+def test_setup_screen_offers_two_to_four_seats(qtbot, mode):
+    """The shared setup screen, with this game's option (the hint) and the rulebook's
+    "travelled most recently" for who goes first."""
+    from stateside.app.setup_screen import SetupScreen
 
-    dialog = SetupDialog(mode.seats, first=1, hint=True)
+    mode.start_game([Seat("You", "human"), Seat("Ada", "ai:medium")], first=1, hint=True, seed=2)
+    dialog = mode.setup_screen()
     qtbot.addWidget(dialog)
+    assert isinstance(dialog, SetupScreen)
+    assert "Travelled most recently" in dialog.form.labelForField(dialog.first_box).text()
     dialog.count.setValue(3)
-    dialog.kinds[2].setCurrentIndex(3)   # hard computer
-    seats = dialog.seats()
+    dialog.kind_boxes[2].setCurrentIndex(3)   # hard computer
+    seats = [Seat(c.name, c.kind) for c in dialog.seats()]
     assert [s.kind for s in seats] == ["human", "ai:medium", "ai:hard"]
-    assert dialog.first.count() == 3 and dialog.first.currentIndex() == 1 and dialog.hint.isChecked()
-    mode.start_game(seats, dialog.first.currentIndex(), dialog.hint.isChecked(), seed=2)
+    assert dialog.first_box.count() == 3 and dialog.first() == 1 and dialog.options() == {"hint": True}
+    dialog.count.setValue(5)
+    assert dialog.count.value() == 4          # at most four players
+    dialog.count.setValue(1)
+    assert dialog.count.value() == 2
+    dialog.count.setValue(3)
+    mode.start_game(seats, dialog.first(), dialog.options()["hint"], seed=2)
     assert mode.game.players == 3 and mode.game.current == 1 and mode.hint_on
 
 
@@ -281,7 +304,7 @@ def test_hot_seat_three_people_and_a_computer(qtbot, mode):
             assert not paths(mode.board) and not mode.hand_row.isVisible()
             seen.append((mode.pass_screen.title.text(), g.phase))
             # the move everyone saw last (public: where the card went, what was discarded)
-            assert mode.pass_screen.last_move.text() == f"Last move: {mode.log[-1]}"
+            assert mode.pass_screen.last_move.text() == f"Last move: {log(mode)[-1]}"
             qtbot.mouseClick(mode.pass_screen.button, Qt.LeftButton)
             assert mode.viewer == g.current and mode.strip_title.text() == f"{mode.seats[g.current].name}'s ten days"
             continue
@@ -307,7 +330,7 @@ def test_computer_win_reveals_its_journey(qtbot, mode):
     click_card(qtbot, mode.table_row, 0)
     click_card(qtbot, mode.table_row, 1)
     qtbot.waitUntil(lambda: g.is_terminal(), timeout=5000)
-    assert g.winner == 1 and mode.viewer == 1
+    assert g.winner == 1 and mode.shown_journey()[0] == 1
     assert mode.win_banner.isVisible() and mode.win_banner.text() == "10 DAYS!  Ada wins"
     assert mode.strip_title.text() == "Ada's winning journey"
     assert [s.face for s in mode.journey_row.slots] == [face_of(c) for c in g.journeys[1]]
@@ -324,8 +347,8 @@ def test_short_window_problems_scroll_and_the_hint_stays_in_sight(qtbot, show_mo
     rig(g, 0, "car-1 HI AR MD AL NC ND FL KS plane-red-1".split())
     mode.hint_box.setChecked(True)
     qtbot.wait(20)
-    area, hint, log = mode.problems_area, mode.hint_box, mode.log_view
-    assert hint.geometry().bottom() < area.geometry().top() < area.geometry().bottom() < log.geometry().top()
+    area, hint, moves = mode.problems_area, mode.hint_box, mode.log_panel
+    assert hint.geometry().bottom() < area.geometry().top() < area.geometry().bottom() < moves.geometry().top()
     assert area.verticalScrollBar().maximum() > 0            # too long for the panel: it scrolls
     assert mode.problems_label.text().startswith("<b>To fix:</b><br><i>Hint: change at least")
     assert len(check_journey(g.journeys[0]).problems) == mode.problems_label.text().count("<span")
@@ -341,7 +364,7 @@ def test_log_shows_its_newest_line(qtbot, mode):
                         timeout=5000)
         if mode.game.is_terminal():
             break
-    bar = mode.log_view.verticalScrollBar()
+    bar = mode.log_panel.verticalScrollBar()
     # the scroll happens after the log's layout, which a loaded machine may delay
     qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=3000)
 
@@ -375,8 +398,8 @@ def test_a_version_1_save_opens_on_the_same_game(qtbot, mode):
     assert mode.seats == [Seat("Mia", "human"), Seat("Ben", "ai:easy"), Seat("Cleo", "ai:hard")] and mode.hint_on
     assert (g.journeys, g.piles, g.held, g.phase, g.turns) == (expected["journeys"], expected["piles"],
                                                                 expected["held"], PLACE, expected["turns"])
-    assert mode.is_human_turn() and mode.log[0] == "Ben has taken ten cards."
-    assert mode.log[-1].startswith("Cleo ")
+    assert mode.is_human_turn() and log(mode)[0] == "Ben took ten cards"
+    assert log(mode)[-2].startswith("Cleo discarded ") and log(mode)[-1].startswith("Mia took ")
     assert mode.save_state()["actions"] == body["actions"]
 
 
@@ -452,9 +475,11 @@ def test_log_scroll_bar_paints_as_a_scroll_bar(qtbot, mode):
     it): with a long log, its groove and handle are light, like any other scroll bar."""
     deal_by_clicking(qtbot, mode)
     qtbot.waitUntil(lambda: mode.is_human_turn() and mode.game.phase == DRAW, timeout=5000)
-    mode._add_log("<br>".join(f"Line {i} of a long log." for i in range(40)))
-    mode._refresh()
-    bar = mode.log_view.verticalScrollBar()
+    from stateside.app.movelog import LogLine
+
+    for i in range(40):
+        mode.log_panel.append(LogLine(1000 + i, 0, f"Line {i} of a long log.", mode.seat_colour(0)))
+    bar = mode.log_panel.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.isVisible() and bar.maximum() > 0, timeout=3000)
     image = bar.grab().toImage()
     pixels = [image.pixelColor(x, y) for x in range(image.width()) for y in range(image.height())]
@@ -479,7 +504,7 @@ def test_journey_lines_leave_the_state_labels_readable(qtbot, mode, days, crosse
     mode.board.zoom_by(zoom)
     rig(g, 0, days.split())
     assert [face_of(c) for c in g.journeys[0]] == days.split()
-    mode._refresh()
+    mode.refresh()
     scene = mode.board.scene()
     chips = [item for item in scene.items() if type(item).__name__ == "LabelChip"]
     lifted = {chip.code for chip in chips}
@@ -510,7 +535,7 @@ def test_help_says_lake_and_sound_boundaries_are_no_borders(mode):
     text = " ".join(mode.help_html().split())
     assert "A boundary across a lake or a sound is no border" in text
     borders = load_borders("ten-days")
-    assert borders.neighbours("MI") == mode.rules.borders.neighbours("MI")   # the game's own ruleset
+    assert borders.neighbours("MI") == mode.travel.borders.neighbours("MI")   # the game's own ruleset
     for a, z, water in (("MI", "MN", "Lake Superior"), ("MI", "IL", "Lake Michigan"),
                         ("NY", "RI", "Block Island Sound")):
         assert z not in borders.neighbours(a) and a not in borders.neighbours(z)

@@ -159,3 +159,28 @@ def test_no_undo_behind_a_pass_screen(qtbot, mode):
     assert mode.pass_screen.isVisible() and not mode.can_undo()
     mode.undo()
     assert mode.pass_screen.isVisible() and mode.viewer is None
+
+
+def test_the_next_person_cannot_take_back_the_last_persons_move(qtbot, mode):
+    mode.install(new_match(["human", "human"]))
+    mode._pass_done()
+    while mode.game.current_player() == 0:
+        mode.act(human_action(mode))
+    mode._pass_done()                       # Bob at the screen
+    assert mode.viewer == 1 and not mode.can_undo()
+
+
+def test_the_log_follows_new_lines_unless_scrolled_up(qtbot, mode):
+    from stateside.app.movelog import LogLine
+
+    panel = mode.log_panel
+    panel.resize(300, 120)
+    panel.set_lines([LogLine(i, 0, f"line {i}") for i in range(40)])
+    bar = panel.verticalScrollBar()
+    for i in range(40, 45):
+        panel.append(LogLine(i, 0, f"line {i}"))
+        qtbot.waitUntil(lambda: bar.value() == bar.maximum(), timeout=2000)
+    bar.setValue(0)                         # the person reads back
+    panel.append(LogLine(45, 0, "line 45"))
+    qtbot.wait(50)
+    assert bar.value() == 0

@@ -89,6 +89,12 @@ class MoveLogPanel(QListWidget):
         self.setFrameShape(QListWidget.NoFrame)
         self.setToolTip("Every move so far, newest last. Point at a line to see it on the board.")
         self._hover = -1
+        # Newest last, and in sight: the list follows new lines unless the person scrolled up
+        # (followed on the scroll bar's range, which changes only once the new line is laid out).
+        self._follow = True
+        bar = self.verticalScrollBar()
+        bar.rangeChanged.connect(lambda _lo, hi: bar.setValue(hi) if self._follow else None)
+        bar.valueChanged.connect(lambda v: setattr(self, "_follow", v >= bar.maximum() - 4))
         self.entered.connect(lambda mi: self._hover_to(mi.data(ROLE_LINE).index))
         self.itemClicked.connect(lambda item: self.picked.emit(item.data(ROLE_LINE).index))
 
@@ -103,15 +109,13 @@ class MoveLogPanel(QListWidget):
 
     def set_lines(self, lines: list[LogLine]) -> None:
         self.clear()
+        self._follow = True
         for line in lines:
             self._add(line)
         self.scrollToBottom()
 
     def append(self, line: LogLine) -> None:
-        at_bottom = self.verticalScrollBar().value() >= self.verticalScrollBar().maximum() - 4
         self._add(line)
-        if at_bottom:
-            self.scrollToBottom()
 
     def _add(self, line: LogLine) -> None:
         item = QListWidgetItem()

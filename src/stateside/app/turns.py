@@ -488,6 +488,8 @@ class TurnBasedMode(GameMode):
         last = next((e for e in reversed(m.log) if e.seat != CHANCE), None)
         if last is None or last.seat not in self.people():
             return None
+        if len(self.people()) > 1 and last.seat != self.viewer:
+            return None   # the next person is at the screen now: not theirs to take back
         n = m.fair_undo_point(last.seat)
         return n if n is not None and self.undo_allowed(n) else None
 

@@ -31,7 +31,8 @@ class MapLayer(QGraphicsObject):
         self.targets: set = set()        # squares to click now (gold)
         self.other: set = set()          # squares where the tile fits turned another way (dashed)
         self.secret_for: int | None = None   # show this seat's looked-at tiles face up
-        self.last: tuple | None = None
+        self.last: dict = {}             # seat -> (square, colour) of that player's last tile
+        self.highlight: tuple | None = None   # (square, colour): a move pointed at in the log
         xs = [p[0] for p in board.squares]
         ys = [p[1] for p in board.squares]
         x0, y0, s, _ = board.rect((min(xs), min(ys)))
@@ -40,7 +41,11 @@ class MapLayer(QGraphicsObject):
 
     def update_from(self, game, targets=(), other=(), secret_for=None, last=None) -> None:
         self.game, self.targets, self.other = game, set(targets), set(other)
-        self.secret_for, self.last = secret_for, last
+        self.secret_for, self.last = secret_for, dict(last or {})
+        self.update()
+
+    def set_highlight(self, pos, colour: QColor | None = None) -> None:
+        self.highlight = None if pos is None else (pos, QColor(colour or TARGET))
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -144,7 +149,18 @@ class MapLayer(QGraphicsObject):
             p.setPen(dashed)
             p.setBrush(Qt.NoBrush)
             p.drawRect(self.square_rect(pos).adjusted(1, 1, -1, -1))
-        if self.last is not None:
-            p.setPen(QPen(self.last[1], s * 0.08))
+        # Each player's last tile: the seat's colour inside a dark edge (yellow is not the gold above).
+        for pos, colour in self.last.values():
+            r = self.square_rect(pos)
             p.setBrush(Qt.NoBrush)
-            p.drawRect(self.square_rect(self.last[0]))
+            p.setPen(QPen(QColor("#1d1d1d"), s * 0.04))
+            p.drawRect(r.adjusted(-s * 0.06, -s * 0.06, s * 0.06, s * 0.06))
+            p.setPen(QPen(QColor(colour), s * 0.08))
+            p.drawRect(r)
+        if self.highlight is not None:
+            pos, colour = self.highlight
+            wash = QColor(colour)
+            wash.setAlpha(70)
+            p.setPen(QPen(colour, s * 0.16))
+            p.setBrush(wash)
+            p.drawRect(self.square_rect(pos).adjusted(-s * 0.1, -s * 0.1, s * 0.1, s * 0.1))

@@ -1,12 +1,13 @@
-"""Carcassonne on an open table: the Qt mode.
+"""Carcassonne: the Qt mode, on the shared turn-based scaffold (app/turns.py).
 
 The open table does not use the map of the states: the shared board stays hidden in
-its slot and our own TableView takes the space. The mode is a thin view over the
-engine, driven through a stateside.engine.match.Match: it asks what fits where, keeps
-the tile the player has put down (the preview, turned and moved at will) until the turn
-ends, then hands the engine the whole move, and shows the scoring as it happens.
-Computer seats think in a worker thread on their observation and play after a short
-visible delay.
+its slot and our own TableView takes the space; the USA maps are a layer on the shared
+board. The scaffold runs the turns, the move log, undo, saving, replays and online play;
+this mode draws the match and turns clicks into actions: it asks what fits where, keeps
+the tile the player has put down (turned and moved at will) until the turn ends, then
+hands the whole move to `act`. Computer seats think in a worker thread on their
+observation (`computer_turn`), and their tile stays on view a moment before it is played.
+The panels themselves are in panels.py.
 """
 from __future__ import annotations
 
@@ -15,44 +16,31 @@ import threading
 import time
 from html import escape
 
-from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QKeySequence, QPainter, QPen, QPixmap, QShortcut
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame,
-                               QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem,
-                               QPushButton, QScrollArea, QSizePolicy, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtCore import QObject, QPointF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QKeySequence, QPen, QShortcut
+from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QListView, QListWidget, QListWidgetItem,
+                               QPushButton, QTabWidget, QVBoxLayout, QWidget)
 
-from stateside.app.mode import AI_DELAY_MS, GameMode
+from stateside.app.movelog import NO_COLOUR
+from stateside.app.setup_screen import SetupScreen
+from stateside.app.turns import ScoreTable, TurnBasedMode
 from stateside.engine.match import AI_PREFIX, HUMAN, Match, seat_rng_seed
-from stateside.errors import IllegalActionError, SaveError, StatesideError
+from stateside.errors import SaveError, StatesideError
 
-from .engine import Game, PlaceTurnedUp, ScoreEvent, Setup
+from .engine import Game, PlaceTurnedUp, ScoreEvent, Setup, TurnUp
 from .map_items import OUTLINE, MapLayer
 from .maps import TITLES
-from .shapes import rotate_point, segment_at, tile_shape
-from .table import TableScene, TableView
-from .tile_art import SEAT_COLOURS, SEAT_NAMES, paint_follower, paint_tile, tile_paths, tile_transform
-from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD, SET_NAMES, TileType, load_tile_set, tile_by_id
-from .usa import Follow, Lay, Look, MapGame
+from .panels import (KINDS, HandWidget, ScoreBoard, TilesLeftDialog, chosen_seats, fill_final_scores, final_table,
+                     seat_icon, setup_screen)
+from .shapes import segment_at
+from .table import TARGET, TableScene, TableView
+from .tile_art import SEAT_COLOURS, SEAT_NAMES
+from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD, tile_by_id
+from .usa import ChipDraw, Follow, Lay, Look, MapGame, Reveal
 
-KINDS = {"human": "Person", "easy": "Computer (easy)", "hard": "Computer (hard)"}
-KIND_KEYS = list(KINDS)
 PANEL_WIDTH = 310
 OFF = -9999
 FEATURE_WORDS = {K_CITY: "city", K_ROAD: "road", K_FIELD: "field (as a farmer)", K_CLOISTER: "cloister"}
-
-
-def seat_icon(seats) -> QIcon:
-    """The followers of `seats` side by side (a tie shows each), for the scoring list."""
-    pix = QPixmap(34, 20)
-    pix.fill(Qt.transparent)
-    p = QPainter(pix)
-    step = 0 if len(seats) < 2 else min(12.0, 22.0 / (len(seats) - 1))
-    for i, seat in enumerate(seats):
-        paint_follower(p, QPointF(6 + i * step, 10), 18, seat)
-    p.end()
-    icon = QIcon(pix)
-    icon.addPixmap(pix, QIcon.Selected)     # keep the seat colours on a selected line
-    return icon
 
 
 class _Thinker(QObject):
@@ -81,360 +69,15 @@ class _Thinker(QObject):
         threading.Thread(target=run, daemon=True).start()
 
 
-class HandWidget(QWidget):
-    """The tile in hand, as it will be placed; click it to turn it. Once it is on the
-    table it also shows the free follower spots, large: point at one to see what it claims,
-    click it to choose it (the same as on the table)."""
-    turned = Signal(int)
-    spotHovered = Signal(object)     # segment index or None
-    spotClicked = Signal(int)
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.tile = None
-        self.rot = 0
-        self.caption = ""
-        self.seat = 0
-        self.spots: list[int] = []
-        self.chosen: int | None = None
-        self.hover: int | None = None
-        self.setFixedSize(QSize(120, 120))
-        self.setMouseTracking(True)
-        self.setCursor(Qt.PointingHandCursor)
-        self._tip()
-
-    def _tip(self) -> None:
-        self.setToolTip("The placed tile: click a pale follower to put one there; R or the buttons turn the tile."
-                        if self.spots else
-                        "The tile to place. Click it, press R or use the buttons to turn it.")
-
-    def show_tile(self, tile, rot: int, caption: str = "", seat: int = 0, spots=(), chosen=None,
-                  hover=None) -> None:
-        self.tile, self.rot, self.caption = tile, rot, caption
-        self.seat, self.spots, self.chosen, self.hover = seat, list(spots), chosen, hover
-        self._tip()
-        self.update()
-
-    def _rect(self) -> QRectF:
-        return QRectF(6, 6, self.width() - 12, self.height() - 12)
-
-    def _spot_point(self, seg: int) -> QPointF:
-        r = self._rect()
-        ax, ay = rotate_point(tile_shape(self.tile).segments[seg].anchor, self.rot)
-        return QPointF(r.x() + ax * r.width(), r.y() + ay * r.height())
-
-    def spot_at(self, pos: QPointF) -> int | None:
-        """The free spot under `pos`: the nearest follower within reach, else the feature's area."""
-        if self.tile is None or not self.spots:
-            return None
-        r = self._rect()
-        near = [(QLineF(pos, self._spot_point(seg)).length(), seg) for seg in self.spots]
-        d, seg = min(near)
-        if d <= r.width() * 0.13:
-            return seg
-        seg = segment_at(self.tile, self.rot, ((pos.x() - r.x()) / r.width(), (pos.y() - r.y()) / r.height()))
-        return seg if seg in self.spots else None
-
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        p.setRenderHint(QPainter.Antialiasing)
-        r = self._rect()
-        if self.tile is None:
-            p.setPen(QPen(QColor("#b9b2a0"), 2, Qt.DashLine))
-            p.drawRoundedRect(r, 6, 6)
-            p.setPen(QColor("#7d7565"))
-            p.drawText(r, Qt.AlignCenter | Qt.TextWordWrap, self.caption or "no tile")
-            return
-        p.setPen(Qt.NoPen)
-        p.setBrush(QColor(0, 0, 0, 50))
-        p.drawRect(r.translated(3, 3))
-        paint_tile(p, self.tile, self.rot, r)
-        p.setPen(QPen(QColor("#4a4030"), 1.2))
-        p.setBrush(Qt.NoBrush)
-        p.drawRect(r)
-        shown = self.hover if self.hover is not None else self.chosen
-        if shown is not None and shown in self.spots:
-            path = tile_transform(r, self.rot).map(tile_paths(self.tile).hit[shown])
-            fill = QColor("#ffb300")
-            fill.setAlpha(70)
-            p.setPen(QPen(QColor("#ffb300"), 2.5))
-            p.setBrush(fill)
-            p.drawPath(path)
-        for seg in self.spots:
-            at = self._spot_point(seg)
-            lying = self.tile.segments[seg].kind == K_FIELD
-            if seg == self.chosen:
-                paint_follower(p, at, r.width() * 0.3, self.seat, lying=lying)
-            else:
-                p.setPen(QPen(QColor(255, 255, 255, 220), 1.5))
-                p.setBrush(QColor(255, 255, 255, 120))
-                p.drawEllipse(at, r.width() * 0.12, r.width() * 0.12)
-                paint_follower(p, at, r.width() * 0.22, self.seat, lying=lying, ghost=True)
-
-    def mousePressEvent(self, event) -> None:
-        seg = self.spot_at(event.position()) if event.button() == Qt.LeftButton else None
-        if seg is not None:
-            self.spotClicked.emit(seg)
-        else:
-            self.turned.emit(-1 if event.button() == Qt.RightButton else 1)
-
-    def mouseMoveEvent(self, event) -> None:
-        seg = self.spot_at(event.position())
-        if seg != self.hover:
-            self.spotHovered.emit(seg)
-
-    def leaveEvent(self, event) -> None:
-        if self.hover is not None:
-            self.spotHovered.emit(None)
-
-
-class ScoreBoard(QWidget):
-    """One row per seat: follower colour and number, name, score, followers at hand."""
-
-    ROW = 34
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.rows: list[tuple[str, str, int, int, int]] = []   # name, kind, score, supply, total
-        self.current = -1
-        self.winners: list[int] = []
-        self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
-
-    def set_rows(self, rows, current: int, winners: list[int]) -> None:
-        self.rows, self.current, self.winners = rows, current, winners
-        self.setFixedHeight(self.ROW * max(1, len(rows)) + 4)
-        self.setToolTip("\n".join(f"{name}: {supply} of {total} followers at hand, {score} points"
-                                   for name, kind, score, supply, total in rows))
-        self.update()
-
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        p.setRenderHint(QPainter.Antialiasing)
-        w = self.width()
-        for i, (name, kind, score, supply, total) in enumerate(self.rows):
-            top = 2 + i * self.ROW
-            row = QRectF(0, top, w, self.ROW - 2)
-            if i == self.current:
-                p.setPen(QPen(QColor("#e0a100"), 2))
-                p.setBrush(QColor("#fff3c4"))
-                p.drawRoundedRect(row.adjusted(1, 1, -1, -1), 5, 5)
-            paint_follower(p, QPointF(16, top + self.ROW / 2 - 1), 26, i)
-            p.setPen(QColor("#222"))
-            f = QFont(self.font())
-            f.setBold(i == self.current or i in self.winners)
-            p.setFont(f)
-            label = name + (" \u2605" if i in self.winners else "")
-            p.drawText(QRectF(34, top, w - 120, self.ROW / 2 + 2), Qt.AlignLeft | Qt.AlignBottom, label)
-            # The followers at hand, one small figure each (the rest are out on the table), so
-            # the supply reads at a glance; then who plays the seat.
-            step = min(10.0, 90.0 / max(1, total))
-            for k in range(supply):
-                paint_follower(p, QPointF(39 + k * step, top + self.ROW * 0.74), 10, i)
-            small = QFont(self.font())
-            small.setPointSizeF(max(7.0, self.font().pointSizeF() - 1.5))
-            p.setFont(small)
-            p.setPen(QColor("#6b6355"))
-            left = 36 + total * step + 4
-            p.drawText(QRectF(left, top + self.ROW / 2, w - 44 - left, self.ROW / 2 - 2), Qt.AlignLeft | Qt.AlignTop,
-                       f"{supply} \u00b7 {KINDS.get(kind, 'Computer')}")
-            big = QFont(self.font())
-            big.setPointSizeF(self.font().pointSizeF() + 4)
-            big.setBold(True)
-            p.setFont(big)
-            p.setPen(QColor("#222"))
-            p.drawText(QRectF(w - 80, top, 72, self.ROW - 2), Qt.AlignRight | Qt.AlignVCenter, str(score))
-
-
-def unseen_tiles(g: Game) -> dict[int, int]:
-    """Tile index -> how many nobody has seen face up: the stack, and on the USA maps the
-    face-down tiles too (which of them someone looked at stays their secret)."""
-    unseen = dict(g.deck)
-    for t in getattr(g, "covert", {}).values():
-        if t is not None:
-            unseen[t] = unseen.get(t, 0) + 1
-    return unseen
-
-
-class TileCountsWidget(QWidget):
-    """Every tile type of the game, drawn small, with how many are still to come."""
-    CELL, GAP, LINE = 44, 8, 16
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.entries: list[tuple[TileType, int]] = []
-
-    def set_counts(self, entries: list[tuple[TileType, int]]) -> None:
-        self.entries = entries
-        cols = self.columns()
-        rows = (len(entries) + cols - 1) // cols
-        self.setMinimumHeight(rows * (self.CELL + self.LINE + self.GAP) + self.GAP)
-        self.update()
-
-    def columns(self) -> int:
-        return max(1, (self.width() - self.GAP) // (self.CELL + self.GAP))
-
-    def resizeEvent(self, event) -> None:
-        self.set_counts(self.entries)
-
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        p.setRenderHint(QPainter.Antialiasing)
-        cols = self.columns()
-        for k, (tile, n) in enumerate(self.entries):
-            x = self.GAP + (k % cols) * (self.CELL + self.GAP)
-            y = self.GAP + (k // cols) * (self.CELL + self.LINE + self.GAP)
-            p.setOpacity(1.0 if n else 0.25)       # none left: faded, still there to compare
-            paint_tile(p, tile, 0, QRectF(x, y, self.CELL, self.CELL))
-            p.setOpacity(1.0)
-            p.setPen(QColor("#222" if n else "#9a927f"))
-            p.drawText(QRectF(x - 4, y + self.CELL, self.CELL + 8, self.LINE), Qt.AlignCenter, f"×{n}")
-
-
-class TilesLeftDialog(QDialog):
-    """The "Tiles to come" button (T): the remaining tiles by type, kept up to date."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setWindowTitle("Tiles to come")
-        self.resize(470, 560)
-        lay = QVBoxLayout(self)
-        self.summary = QLabel()
-        self.summary.setWordWrap(True)
-        lay.addWidget(self.summary)
-        self.counts = TileCountsWidget()
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.counts)
-        lay.addWidget(scroll, 1)
-
-    def show_game(self, g: Game) -> None:
-        by_id = tile_by_id()
-        unseen = unseen_tiles(g)
-        kinds = sorted({by_id[t.id].index for name in g.conf.sets for t in load_tile_set(name).tiles})
-        entries = [(g.tiles[i], unseen.get(i, 0)) for i in kinds]
-        self.counts.set_counts(entries)
-        total = sum(unseen.values())
-        where = " (the stack and the face-down tiles)" if hasattr(g, "covert") else ""
-        self.summary.setText(f"{total} tile{'s' * (total != 1)} not seen yet{where}, by type; "
-                             f"{sum(1 for _, n in entries if n)} of {len(entries)} types still to come.")
-
-
-AUTO_NAMES = {"", "You", "Computer"}
-
-
-def default_name(seat: int, kind: str) -> str:
-    """The name a seat gets until someone types one."""
-    if kind == HUMAN:
-        return "You" if seat == 0 else f"Player {seat + 1}"
-    return "Computer" if seat == 1 else f"Computer {seat + 1}"
-
-
-class SetupDialog(QDialog):
-    """Seats (2-5, each a person or a computer), followers, tile sets and expansion rules."""
-
-    def __init__(self, seats: list[dict], setup: Setup | None, parent=None):
-        super().__init__(parent)
-        self.setWindowTitle("New game of Carcassonne")
-        lay = QVBoxLayout(self)
-        grid = QGridLayout()
-        grid.addWidget(QLabel("<b>Seat</b>"), 0, 0)
-        grid.addWidget(QLabel("<b>Name</b>"), 0, 1)
-        grid.addWidget(QLabel("<b>Played by</b>"), 0, 2)
-        self.rows = []
-        defaults = seats + [{"name": default_name(i, "easy"), "kind": "easy"} for i in range(len(seats), 5)]
-        for i in range(5):
-            on = QCheckBox(f"{i + 1} ({SEAT_NAMES[i]})")
-            on.setChecked(i < len(seats))
-            on.setEnabled(i >= 2)
-            name = QLineEdit(defaults[i]["name"])
-            name.setMaxLength(16)
-            kind = QComboBox()
-            kind.addItems([KINDS[k] for k in KIND_KEYS])
-            kind.setCurrentIndex(KIND_KEYS.index(defaults[i]["kind"]) if defaults[i]["kind"] in KINDS else 1)
-            for w in (name, kind):
-                w.setEnabled(on.isChecked())
-                on.toggled.connect(w.setEnabled)
-            kind.currentIndexChanged.connect(lambda index, i=i, name=name: self._kind_changed(i, name, index))
-            grid.addWidget(on, i + 1, 0)
-            grid.addWidget(name, i + 1, 1)
-            grid.addWidget(kind, i + 1, 2)
-            self.rows.append((on, name, kind))
-        lay.addLayout(grid)
-        form = QFormLayout()
-        self.variant = QComboBox()
-        for key, title in TITLES.items():
-            self.variant.addItem(title, key)
-        self.variant.setCurrentIndex(list(TITLES).index(setup.variant) if setup else 0)
-        self.variant.setToolTip("Table: the open table. USA West, USA East, USA: Carcassonne Maps, on the map "
-                                "of the states, with towns, chips and face-down tiles (114 tiles, 228 with both)")
-        form.addRow("Board:", self.variant)
-        self.followers = QSpinBox()
-        self.followers.setRange(1, 12)
-        self.followers.setValue(setup.followers if setup else 7)
-        form.addRow("Followers each:", self.followers)
-        lay.addLayout(form)
-        self.sets = {}
-        chosen = setup.sets if setup else list(SET_NAMES)
-        for name in SET_NAMES:
-            ts = load_tile_set(name)
-            box = QCheckBox(f"{ts.title.replace('&', '&&')} ({ts.size} tiles)")
-            box.setChecked(name in chosen or name == "base")
-            box.setEnabled(name != "base")
-            self.sets[name] = box
-            lay.addWidget(box)
-        self.inns = QCheckBox("Score inns and cathedrals by their expansion rules")
-        self.inns.setChecked(bool(setup and setup.inns_cathedrals))
-        self.goods = QCheckBox("Trade goods: 10 points per majority at the end")
-        self.goods.setChecked(bool(setup and setup.goods))
-        lay.addWidget(self.inns)
-        lay.addWidget(self.goods)
-
-        def board_changed():
-            table = self.variant.currentData() == "table"
-            for name, box in self.sets.items():
-                box.setEnabled(table and name != "base")
-        self.variant.currentIndexChanged.connect(board_changed)
-        board_changed()
-        note = QLabel("Without these two, expansion tiles play as plain roads and cities.")
-        note.setStyleSheet("color: #6b6355;")
-        lay.addWidget(note)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.button(QDialogButtonBox.Ok).setText("Start")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        lay.addWidget(buttons)
-
-    @staticmethod
-    def _kind_changed(i: int, name: QLineEdit, index: int) -> None:
-        """A name left at its default follows the seat: a computer is never called "You"."""
-        if name.text().strip() in AUTO_NAMES | {f"Player {i + 1}", f"Computer {i + 1}"}:
-            name.setText(default_name(i, KIND_KEYS[index]))
-
-    def choice(self) -> tuple[Setup, list[dict]]:
-        seats = []
-        for i, (on, name, kind) in enumerate(self.rows):
-            if on.isChecked():
-                key = KIND_KEYS[kind.currentIndex()]
-                text = name.text().strip()
-                if not text or (key != HUMAN and text == "You"):
-                    text = default_name(i, key)
-                seats.append({"name": text, "kind": key})
-        variant = self.variant.currentData()
-        sets = [n for n in SET_NAMES if self.sets[n].isChecked()] if variant == "table" else list(SET_NAMES)
-        setup = Setup(players=[s["name"] for s in seats], followers=self.followers.value(), sets=sets,
-                      inns_cathedrals=self.inns.isChecked(), goods=self.goods.isChecked(), variant=variant)
-        return setup, seats
-
-
-class CarcassonneMode(GameMode):
+class CarcassonneMode(TurnBasedMode):
     game_id = "carcassonne"
     title = "Carcassonne"
+    rules = Game
+    private_view = "secret tiles"    # on the USA maps, the face-down tiles a player looked at
 
     def __init__(self, board, parent=None):
         super().__init__(board, parent)
         self.board_slot.hide()        # the open table does not use the map
-        self.match: Match | None = None
-        self.seats: list[dict] = []        # {"name", "kind"} per seat, kind as in KINDS
         self.pending: tuple[int, int, int] | None = None   # x, y, rot of the tile put down this turn
         self.computer_move = None      # a computer's decided (action, ms), on view until its turn ends
         self.rot = 0                   # how the tile in hand is turned
@@ -446,14 +89,14 @@ class CarcassonneMode(GameMode):
         self._notes_for = None
         self.generation = 0            # bumped whenever a computer's pending answer becomes stale
         self.thinking = False
-        self.active = False
-        self.ai_delay_ms = AI_DELAY_MS     # tests set it to 0
         self.thinker = _Thinker(self)
         self.thinker.decided.connect(self._computer_decided)
-        self.ai_timer = QTimer(self, singleShot=True, timeout=self._computer_think)
-        self.show_timer = QTimer(self, singleShot=True, timeout=self._finish_turn)   # a computer's move on view
+        self.show_timer = QTimer(self, singleShot=True, timeout=self._show_done)   # a computer's move on view
         self.map_item: MapLayer | None = None   # the USA maps, drawn on the shared board
         self.peek = False                  # the secret looks shown (while the button is held)
+        self._scored_game = None           # the state whose scoring events the list shows
+        self._fit = False                  # fit the view once the new match's tiles are drawn
+        self._pick_at = None                  # (state, log length) last drawn: a new move drops the pick
         self._build()
         self.start_game(Setup(players=["You", "Computer"]),
                         [{"name": "You", "kind": "human"}, {"name": "Computer", "kind": "easy"}])
@@ -504,7 +147,10 @@ class CarcassonneMode(GameMode):
         self.tiles_dialog: TilesLeftDialog | None = None
         turn_col.addStretch(1)
         hand_row.addLayout(turn_col)
-        side.addLayout(hand_row)
+        self.hand_box = QWidget()          # hidden at the end, for the final scores and the log
+        self.hand_box.setLayout(hand_row)
+        hand_row.setContentsMargins(0, 0, 0, 0)
+        side.addWidget(self.hand_box)
 
         self.hint = QLabel()
         self.hint.setTextFormat(Qt.RichText)     # names in it are escaped
@@ -514,6 +160,13 @@ class CarcassonneMode(GameMode):
         self.hint.setAlignment(Qt.AlignTop | Qt.AlignLeft)
         self.hint.setStyleSheet("background: #fffdf6; border: 1px solid #e2dccd; border-radius: 4px; padding: 5px;")
         side.addWidget(self.hint)
+        self.final_scores = ScoreTable()      # at the end, in place of the hint
+        self.final_scores.setToolTip("Each player's points by kind of feature; every scoring is in the "
+                                     "Scoring tab below.")
+        self.final_scores.hide()
+        # compact rows: with eight kinds and five players the log below keeps its lines
+        self.final_scores.verticalHeader().setDefaultSectionSize(self.final_scores.fontMetrics().lineSpacing() + 6)
+        side.addWidget(self.final_scores)
 
         actions = QHBoxLayout()
         self.btn_confirm = QPushButton("End turn")
@@ -525,7 +178,10 @@ class CarcassonneMode(GameMode):
         self.btn_back.clicked.connect(self.take_back)
         actions.addWidget(self.btn_confirm)
         actions.addWidget(self.btn_back)
-        side.addLayout(actions)
+        self.action_box = QWidget()
+        self.action_box.setLayout(actions)
+        actions.setContentsMargins(0, 0, 0, 0)
+        side.addWidget(self.action_box)
         # The USA maps: a cover over the secret looks, opened only while held.
         self.btn_peek = QPushButton("Hold to see your secret tiles")
         self.btn_peek.setToolTip("The face-down tiles you looked at show face up while you hold this; "
@@ -539,19 +195,26 @@ class CarcassonneMode(GameMode):
         side.addWidget(self._heading("Scores"))
         self.scoreboard = ScoreBoard()
         side.addWidget(self.scoreboard)
-        side.addWidget(self._heading("Scoring, newest first"))
-        self.log = QListWidget()
-        self.log.setWordWrap(True)
-        self.log.setResizeMode(QListView.Adjust)     # re-wrap the lines when the width settles
-        self.log.setIconSize(QSize(34, 20))
-        self.log.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        self.log.setToolTip("Click an entry to see the feature on the table")
-        self.log.itemClicked.connect(self._log_clicked)
-        self.log.setStyleSheet("QListWidget { background: #fffdf6; border: 1px solid #e2dccd; }"
-                               "QListWidget::item { padding: 3px 0px; border-bottom: 1px solid #efe9da; }"
-                               # the style's white selected text was invisible on the pale background
-                               "QListWidget::item:selected { background: #ffe8a3; color: #1d1d1d; }")
-        side.addWidget(self.log, 1)
+        # The move log (every action, the computers' included) and the scoring lines share
+        # the rest of the panel as two tabs, so the log keeps room for a dozen lines.
+        self.scoring = QListWidget()
+        self.scoring.setObjectName("scoringList")
+        self.scoring.setWordWrap(True)
+        self.scoring.setResizeMode(QListView.Adjust)     # re-wrap the lines when the width settles
+        self.scoring.setIconSize(QSize(34, 20))
+        self.scoring.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.scoring.setToolTip("Click an entry to see the feature on the table")
+        self.scoring.itemClicked.connect(self._scoring_clicked)
+        self.scoring.setStyleSheet("QListWidget { background: #fffdf6; border: 1px solid #e2dccd; }"
+                                   "QListWidget::item { padding: 3px 0px; border-bottom: 1px solid #efe9da; }"
+                                   # the style's white selected text was invisible on the pale background
+                                   "QListWidget::item:selected { background: #ffe8a3; color: #1d1d1d; }")
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.log_panel, "Moves")
+        self.tabs.addTab(self.scoring, "Scoring, newest first")
+        self.tabs.setTabToolTip(0, "Every move, newest last. Point at a line to see its tile on the table.")
+        side.addWidget(self.tabs, 1)
         bottom = QHBoxLayout()
         self.btn_new = QPushButton("New game\u2026")
         self.btn_new.clicked.connect(self.new_game)
@@ -562,16 +225,20 @@ class CarcassonneMode(GameMode):
         bottom.addWidget(self.btn_fit)
         side.addLayout(bottom)
 
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
+        outer = QVBoxLayout(self)          # the replay bar spans the window: it needs the width
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        outer.addWidget(self.replay_bar)
+        lay = QHBoxLayout()
         lay.setSpacing(0)
         lay.addWidget(self.view, 1)
         lay.addWidget(self.board_slot, 1)
         lay.addWidget(panel)
+        outer.addLayout(lay, 1)
 
         for keys, slot in (("R", lambda: self.turn_tile(1)), ("Shift+R", lambda: self.turn_tile(-1)),
                            ("Return", self.confirm_turn), ("Enter", self.confirm_turn),
-                           ("Backspace", self.take_back), ("Escape", self.take_back),
+                           ("Backspace", self.take_back),
                            ("Space", self.cycle_follower),
                            ("F", self._fit_view), ("T", self.show_tiles_left),
                            ("+", lambda: self._zoom(1.2)), ("-", lambda: self._zoom(1 / 1.2))):
@@ -587,138 +254,112 @@ class CarcassonneMode(GameMode):
 
     # ---------------------------------------------------------------- games
     @property
-    def game(self) -> Game | None:
-        return self.match.state if self.match is not None else None
+    def seats(self) -> list[dict]:
+        """{"name", "kind"} per seat, kind as in KINDS."""
+        m = self.match
+        return [{"name": name, "kind": spec[len(AI_PREFIX):] if spec.startswith(AI_PREFIX) else spec}
+                for name, spec in zip(m.names, m.seats)] if m is not None else []
 
     def start_game(self, setup: Setup, seats: list[dict], seed: int | None = None) -> None:
         """A new match; `seed` decides its draws and the computers' choices (random when None)."""
         specs = [HUMAN if s["kind"] == HUMAN else AI_PREFIX + s["kind"] for s in seats]
         seed = random.randrange(1 << 30) if seed is None else seed
-        self.start_match(Match(Game, specs, seed, setup.to_json()))
+        self.install(Match(Game, specs, seed, setup.to_json()))
 
-    def start_match(self, match: Match) -> None:
-        self.match = match
-        self.seats = [{"name": name, "kind": spec[len(AI_PREFIX):] if spec.startswith(AI_PREFIX) else spec}
-                      for name, spec in zip(match.names, match.seats)]
-        self._show_match()
-        self.view.show_all(self._target_squares())
-        if self.active:
-            self._announce()
-        self._next_turn()
-        self.changed.emit()
-
-    def _show_match(self) -> None:
-        """Draw the match afresh (a new game, a loaded one, or after an undo)."""
-        self._show_board()
-        self.generation += 1
-        self.ai_timer.stop()
-        self.show_timer.stop()
-        self.thinking = False
-        self.match.resolve_chance()
-        self.pending = self.computer_move = None
+    def on_install(self, state: dict | None) -> None:
+        self._drop_computer_move()
+        self.pending = None
         self.rot = 0
         self.chosen = None
         self.table.clear()
-        self.log.clear()
-        for e in self.game.events:
-            self._log_event(e)
-        self.refresh()
+        self._scored_game = None
+        self._fit = True
+        # Nothing is hidden on the open table, nor on a map before anyone has looked at a
+        # face-down tile: people at one screen then need no pass screen to start.
+        people = self.people()
+        if people and not getattr(self.game, "known", None):
+            self.viewer = people[0]
+        self._show_board()
+        if self.active:   # once the panel shows the new match, unless something more was said meanwhile
+            said = self.last_status
+            QTimer.singleShot(0, self, lambda: self.last_status == said and self._announce())
+
+    def setup_screen(self) -> SetupScreen:
+        return setup_screen(self.seats, self.game.conf if self.game else None, self)
+
+    chosen_seats = staticmethod(chosen_seats)
 
     def new_game(self) -> None:
-        dialog = SetupDialog(self.seats, self.game.conf if self.game else None, self)
+        dialog = self.setup_screen()
         if dialog.exec() == QDialog.Accepted:
-            setup, seats = dialog.choice()
+            seats = chosen_seats(dialog)
             try:
-                self.start_game(setup, seats)
+                self.start_game(Setup(players=[s["name"] for s in seats], **dialog.options()), seats)
             except (ValueError, StatesideError) as e:
                 self.status.emit(str(e))
 
-    def save_state(self) -> dict | None:
-        return None if self.match is None else self.match.to_json()
-
-    def load_state(self, state: dict) -> None:
-        if not isinstance(state, dict) or state.get("game") != self.game_id:
-            raise SaveError("not a Carcassonne save")
-        match = Match.from_json(state, "the Carcassonne save")
+    def match_from_save(self, state: dict, where: str = "the save") -> Match:
+        match = super().match_from_save(state, where)
         if any(spec != HUMAN and spec[len(AI_PREFIX):] not in KINDS for spec in match.seats):
-            raise SaveError(f"the Carcassonne save has seats this table does not offer: {', '.join(match.seats)}")
-        self.start_match(match)
-
-    def _undo_point(self) -> int | None:
-        """Where the person who acted last may take their move back: only while nobody
-        else has acted since (the match's fair undo)."""
-        m = self.match
-        seat = next((e.seat for e in reversed(m.log) if e.seat >= 0), None) if m else None
-        return m.fair_undo_point(seat) if seat is not None and m.is_human(seat) else None
+            raise SaveError(f"{where}: it has seats this table does not offer: {', '.join(match.seats)}")
+        return match
 
     def can_undo(self) -> bool:
-        return bool(self.pending is not None and self._human_to_move()) or self._undo_point() is not None
+        return bool(self.pending is not None and self.is_human_turn()) or super().can_undo()
 
     def undo(self) -> None:
-        """Take back the tile put down this turn; with none, the last move of the person
-        who moved last, while nobody else has moved since."""
-        if self.pending is not None and self._human_to_move():
+        """Take back the tile put down this turn; with none, the person's last move while
+        nobody else has moved since (the shared fair rule)."""
+        if self.pending is not None and self.is_human_turn():
             self.take_back()
             return
-        n = self._undo_point()
-        if n is None:
-            return
-        self.match.undo_to(n)
-        self._show_match()
-        self._announce()
-        self.changed.emit()
+        super().undo()
 
     def on_activate(self) -> None:
-        self.active = True
         self._show_board()
         QTimer.singleShot(0, self.view.setFocus)
+        super().on_activate()
         self._announce()
-        self._next_turn()
 
     def _announce(self) -> None:
         """Say on the status bar whose turn it is (or how the game ended)."""
         g = self.game
-        if g is None:
+        if g is None or self.replaying is not None:
             return
         if g.finished:
             self.status.emit(self.turn_label.text() + ". Game \u2192 New game starts another.")
-        elif self._human_to_move():
+        elif self.is_human_turn():
             self.status.emit(f"{g.names[g.current]} to play: click a gold square to place the tile "
                              "(R or the buttons turn it). Help \u2192 Rules explains the game.")
-        else:
+        elif not self.match.is_human(g.current):
             self.status.emit(f"{g.names[g.current]} (the computer) is playing.")
 
     def on_deactivate(self) -> None:
-        self.active = False
-        self.ai_timer.stop()
+        super().on_deactivate()
         if self.thinking:             # the answer will be stale; ask again on return
-            self.generation += 1
-            self.thinking = False
+            self._drop_computer_move()
         if self.show_timer.isActive():   # a computer's tile on view: end its turn now
             self.show_timer.stop()
-            self._finish_turn()
+            self._show_done()
 
     # ---------------------------------------------------------------- turn flow
-    def _human_to_move(self) -> bool:
-        g = self.game
-        return bool(g and g.current_player() >= 0 and self.match.is_human(g.current))
+    def seat_colour(self, seat: int) -> str:
+        return SEAT_COLOURS[seat % len(SEAT_COLOURS)] if seat >= 0 else NO_COLOUR
 
-    def _next_turn(self) -> None:
-        g = self.game
-        if g is None or g.finished or not self.active or self.thinking:
-            return
-        if not self._human_to_move() and not self.ai_timer.isActive() and self.computer_move is None:
-            self.ai_timer.start(self.ai_delay_ms)
+    def busy(self) -> bool:
+        return self.thinking or self.show_timer.isActive()
 
-    def _computer_think(self) -> None:
-        g = self.game
-        if g is None or g.finished or self._human_to_move() or not self.active:
-            return
-        m = self.match
-        seat = g.current
+    def _drop_computer_move(self) -> None:
+        self.generation += 1
+        self.thinking = False
+        self.show_timer.stop()
+        self.computer_move = None
+
+    def computer_turn(self, seat: int) -> None:
+        """What Match.decide does, with the choice itself off the GUI thread."""
+        m, g = self.match, self.game
         self.thinking = True
         self.refresh()
-        # What Match.decide does, with the choice itself off the GUI thread.
         self.thinker.think(self.generation, m.players[seat], seat_rng_seed(m.seed, seat, len(m.log)),
                            g.observation(seat), g.legal_actions(seat))
 
@@ -731,19 +372,85 @@ class CarcassonneMode(GameMode):
             return
         action, ms = result
         if type(action) is not tuple:      # not a tile from the hand: nothing to show first
-            self._play(action, ms)
+            self.record(self.match.apply(action, ms))
             return
         x, y, rot, seg = action
+        self._drop_stale_pick()
         self.pending = (x, y, rot)
         self.chosen = seg if seg >= 0 else None
         self.computer_move = result
-        self.refresh()
         # Let people see the tile and follower before the turn ends.
         self.show_timer.start(self.ai_delay_ms)
+        self.refresh()
+
+    def _show_done(self) -> None:
+        if self.computer_move is not None:
+            action, ms = self.computer_move
+            self.computer_move = None
+            self.record(self.match.apply(action, ms))
+
+    def record(self, entry) -> None:
+        super().record(entry)
+        if entry is not None and self.game is not None and not self.on_map:
+            self.view.ensure_shown(self._target_squares())
+
+    def start_replay(self, match: Match) -> None:
+        self._fit = True
+        super().start_replay(match)
+        self.replay_bar.slider.setFocus()    # the bar's keys (Left, Right, Home, End, Esc) work at once
+
+    def keyPressEvent(self, event) -> None:
+        # Esc takes the placed tile back; not a shortcut, which would clash with the replay bar's Esc.
+        if event.key() == Qt.Key_Escape and self.replaying is None and self.pending is not None:
+            self.take_back()
+            return
+        super().keyPressEvent(event)
+
+    def _drop_stale_pick(self) -> None:
+        """The tile put down, the follower picked and the turn of the tile in hand belong
+        to one position: any move (here, a computer's, online, an undo) drops them."""
+        seen = (self.game, len(self.match.log))
+        if seen != self._pick_at:
+            self._pick_at = seen
+            self.pending = None
+            self.chosen = None
+            self.rot = 0
+
+    # ---------------------------------------------------------------- online play
+    def online_stand_in(self, entry: dict):
+        """Someone else's secret look: this seat's copy records it as Reveal(None)."""
+        g = self.game
+        if isinstance(g, MapGame) and g.step == "reveal" and g.revealing[1] == "look":
+            g.partial = True
+            return Reveal(None)
+        return super().online_stand_in(entry)
+
+    def online_reconcile(self, observation: dict) -> None:
+        """A face-down tile someone else looked at first, and this seat looked at since:
+        the referee's observation names it; take it from the pool onto its square."""
+        g = self.game
+        if isinstance(g, MapGame):
+            for c in observation.get("covert", ()):
+                pos, tile = tuple(c["square"]), c["tile"]
+                t = tile_by_id()[tile].index if tile is not None else None
+                if t is not None and g.covert.get(pos) is None and g.deck.get(t):
+                    g._take(t)
+                    g.covert[pos] = t
+            if g.observation(self.online.seat) == observation:
+                return
+        super().online_reconcile(observation)
+
+    def _not_now(self) -> None:
+        """Why a click does nothing now."""
+        g = self.game
+        if self.replaying is not None:
+            self.refuse("This is a replay: close it to play on.")
+        elif g is not None and not g.finished and g.current_player() >= 0 and self.waiting_for is None:
+            self.refuse(f"{g.names[g.current]} is playing; wait for your turn.")
 
     def turn_tile(self, step: int) -> None:
         g = self.game
-        if not self._human_to_move():
+        if not self.is_human_turn():
             return
         if self.on_map:
             if g.step == "flip":
@@ -773,9 +480,8 @@ class CarcassonneMode(GameMode):
 
     def _clicked(self, x: int, y: int, point: QPointF) -> None:
         g = self.game
-        if not self._human_to_move():
-            if g and not g.finished:
-                self.status.emit(f"{self.seats[g.current]['name']} is playing; wait for your turn.")
+        if not self.is_human_turn():
+            self._not_now()
             return
         tile = g.tiles[g.drawn]
         if self.pending is not None:
@@ -813,6 +519,7 @@ class CarcassonneMode(GameMode):
         """Put the tile in hand down on x, y turned `rot`, for now: the view keeps it (moved,
         turned or taken back at will) until the turn ends and the engine gets the move."""
         self.game.check_placement(x, y, rot)
+        self._drop_stale_pick()
         self.pending = (x, y, rot)
         self.chosen = None
 
@@ -829,7 +536,7 @@ class CarcassonneMode(GameMode):
         if g is None:
             return
         self.hover = None if x == OFF else (x, y)
-        if not self._human_to_move():
+        if not self.is_human_turn():
             self.table.hide_preview()
             return
         tile = g.tiles[g.drawn]
@@ -885,14 +592,14 @@ class CarcassonneMode(GameMode):
     def _update_hand(self) -> None:
         """The tile in hand in the panel; once placed, with its follower spots, large."""
         g = self.game
-        if g.finished:
-            self.hand.show_tile(None, 0, "game over")
+        if g.finished or g.drawn is None:
+            self.hand.show_tile(None, 0, "game over" if g.finished else "a tile is drawn next")
             return
         tile = g.tiles[g.drawn]
         if self.pending is None:
             self.hand.show_tile(tile, self.rot)
             return
-        human = self._human_to_move()
+        human = self.is_human_turn()
         spots = g.follower_options(*self.pending) if human else [s for s in [self.chosen] if s is not None]
         self.hand.show_tile(tile, self.pending[2], seat=g.current, spots=spots, chosen=self.chosen,
                             hover=self.hover_seg if human else None)
@@ -903,7 +610,7 @@ class CarcassonneMode(GameMode):
         if g is not None and self._hover_on != self.pending:    # the tile moved or turned under the pointer
             self.hover_seg = None
         seg = self.hover_seg if self.hover_seg is not None else self.chosen
-        if g is None or self.pending is None or seg is None or not self._human_to_move():
+        if g is None or self.pending is None or seg is None or not self.is_human_turn():
             self.table.show_segment(None, 0, None, None)
             self.table.show_reach(())
         else:
@@ -924,11 +631,11 @@ class CarcassonneMode(GameMode):
     def _hand_clicked(self, seg: int) -> None:
         g = self.game
         if self.on_map:
-            if g.step == "follow" and self._human_to_move():
+            if g.step == "follow" and self.is_human_turn():
                 self.chosen = None if self.chosen == seg else seg
                 self.refresh()
             return
-        if g is None or self.pending is None or not self._human_to_move():
+        if g is None or self.pending is None or not self.is_human_turn():
             return
         self.chosen = None if self.chosen == seg else seg
         self.refresh()
@@ -936,7 +643,7 @@ class CarcassonneMode(GameMode):
     def cycle_follower(self) -> None:
         """Space: step the follower through the free spots of the placed tile, then none."""
         g = self.game
-        if not self._human_to_move():
+        if not self.is_human_turn():
             return
         if self.on_map:
             if g.step == "follow":
@@ -958,7 +665,7 @@ class CarcassonneMode(GameMode):
         self.refresh()
 
     def take_back(self) -> None:
-        if self.on_map or self.pending is None or not self._human_to_move():
+        if self.on_map or self.pending is None or not self.is_human_turn():
             return
         self.pending = None
         self.chosen = None
@@ -968,56 +675,23 @@ class CarcassonneMode(GameMode):
     def confirm_turn(self) -> None:
         if self.on_map:
             g = self.game
-            if not self._human_to_move():
+            if not self.is_human_turn():
                 return
             if g.step == "follow":
-                self._play(Follow(-1 if self.chosen is None else self.chosen))
+                self.act(Follow(-1 if self.chosen is None else self.chosen))
             elif g.step == "flip":
                 t, (x, y) = g.turned_up
                 fits = g.fits(g.tiles[t], (x, y))
-                self._play(PlaceTurnedUp(x, y, self.rot if self.rot in fits else fits[0]))
+                self.act(PlaceTurnedUp(x, y, self.rot if self.rot in fits else fits[0]))
             else:
                 self.status.emit("Click a highlighted square first.")
             return
-        if self.pending is None or not self._human_to_move():
-            if self.game is not None and self.pending is None and self._human_to_move():
+        if self.pending is None or not self.is_human_turn():
+            if self.game is not None and self.pending is None and self.is_human_turn():
                 self.status.emit("Place the tile first: click a highlighted square.")
             return
-        self._finish_turn()
-
-    def _finish_turn(self) -> None:
-        """End the turn on view: the computer's decided move, or the person's tile and follower."""
-        if self.computer_move is not None:
-            self._play(*self.computer_move)
-        else:
-            x, y, rot = self.pending
-            self._play((x, y, rot, -1 if self.chosen is None else self.chosen))
-
-    def _play(self, action, ms: float | None = None) -> None:
-        """Hand the engine one whole action, then draw the next tile (chance)."""
-        m = self.match
-        seat = m.state.current
-        try:
-            entries = [m.apply(action, ms)]
-        except IllegalActionError as e:
-            self.status.emit(str(e))
-            return
-        entries += m.resolve_chance()
-        self.pending = self.computer_move = None
-        self.chosen = None
-        self.rot = 0
-        events = [e for entry in entries for e in entry.events]
-        for e in events:
-            if isinstance(e, ScoreEvent):
-                self._log_event(e)
-                if e.squares:
-                    self.table.flash(e.squares, QColor(SEAT_COLOURS[e.seats[0]]) if e.seats else QColor("#ffb300"))
-        said = [e.text for e in events if e.text]
-        self.status.emit("; ".join(said[-3:]) if said else f"{m.names[seat]} placed a tile.")
-        self.refresh()
-        self.view.ensure_shown(self._target_squares())
-        self.changed.emit()
-        self._next_turn()
+        x, y, rot = self.pending
+        self.act((x, y, rot, -1 if self.chosen is None else self.chosen))
 
     # ---------------------------------------------------------------- drawing
     def _target_squares(self) -> list[tuple[int, int]]:
@@ -1030,14 +704,21 @@ class CarcassonneMode(GameMode):
         g = self.game
         if g is None:
             return
+        self._drop_stale_pick()
+        self._sync_scoring()
         if self.on_map:
             self._refresh_map()
             return
         names = g.names
         self.table.sync_tiles(g.placed)
+        if self._fit:
+            self._fit = False
+            self.view.show_all(self._target_squares())
+        elif self.replaying is not None:
+            self.view.ensure_shown()
         self.table.sync_followers([(seat, pos, g.placed[g.board[pos]].tile, g.placed[g.board[pos]].rot, seg)
                                    for seat, pos, seg in g.followers_on_board()])
-        human = self._human_to_move()
+        human = self.is_human_turn()
         tile = g.tiles[g.drawn] if g.drawn is not None else None
         if self.pending is not None and tile is not None:
             x, y, rot = self.pending
@@ -1045,6 +726,8 @@ class CarcassonneMode(GameMode):
             options = g.follower_options(x, y, rot) if human else []
             shown = options if human else ([self.chosen] if self.chosen is not None else [])
             self.table.show_pending(tile, rot, (x, y), g.current, shown, self.chosen)
+            # A computer's tile on view is framed in its colour: gold is for where a person may play.
+            self.table.pending_frame.setPen(QPen(TARGET if human else QColor(self.seat_colour(g.current)), 5))
             self.table.show_targets(set(), set())
             self.table.hide_preview()
         else:
@@ -1061,20 +744,14 @@ class CarcassonneMode(GameMode):
         self.tiles_label.setText(f"{left} tile{'s' * (left != 1)} left to draw"
                                  + (f"\n{len(g.set_aside)} set aside" if g.set_aside else ""))
         if g.finished:
-            best = max(g.points)
-            win = [names[i] for i in g.winners()]
-            self.turn_label.setText(("Game over: " + " and ".join(win) + (" win" if len(win) > 1 else " wins")
-                                     + f" with {best} points"))
+            self.turn_label.setText(self._game_over_text())
         else:
             who = names[g.current]
             colour = SEAT_NAMES[g.current]
             self.turn_label.setText(f"Turn {g.turn + 1}: {who} ({colour})"
                                     + (" \u2013 thinking\u2026" if self.thinking else ""))
         self._update_hand()
-        if g.actions:      # frame the tile placed last, in its player's colour
-            self.table.show_last(g.actions[-1][:2], QColor(SEAT_COLOURS[(g.turn - 1) % g.n]))
-        else:
-            self.table.show_last(None)
+        self.table.show_last(self._last_tiles())
         if self.pending is None:
             self.hover_seg = None
             self._set_hint()
@@ -1084,8 +761,32 @@ class CarcassonneMode(GameMode):
         self.btn_right.setEnabled(human)
         self.btn_confirm.setEnabled(human and self.pending is not None)
         self.btn_back.setEnabled(human and self.pending is not None)
-        rows = [(names[i], self.seats[i]["kind"], g.points[i], g.supply[i], g.conf.followers) for i in range(g.n)]
+        self._update_scores()
+
+    def _game_over_text(self) -> str:
+        g = self.game
+        win = [g.names[i] for i in g.winners()]
+        return "Game over: " + " and ".join(win) + (" win" if len(win) > 1 else " wins") + f" with {max(g.points)} points"
+
+    def _last_tiles(self) -> dict:
+        """Each player's last tile laid from the hand: seat -> (square, colour)."""
+        g = self.game
+        last = {}
+        for k, move in enumerate(g.actions):     # move k was made by seat k % n, turn by turn
+            last[k % g.n] = (move[:2], QColor(self.seat_colour(k % g.n)))
+        return last
+
+    def _update_scores(self) -> None:
+        """The scores and followers at hand; at the end, the points by kind as a ScoreTable."""
+        g = self.game
+        seats = self.seats
+        rows = [(g.names[i], seats[i]["kind"], g.points[i], g.supply[i], g.conf.followers) for i in range(g.n)]
         self.scoreboard.set_rows(rows, -1 if g.finished else g.current, g.winners() if g.finished else [])
+        self.final_scores.setVisible(g.finished)
+        for w in (self.hint, self.hand_box, self.action_box):
+            w.setVisible(not g.finished)
+        if g.finished:
+            fill_final_scores(self.final_scores, g, PANEL_WIDTH - 24)
         self._update_tiles_left()
 
     def show_tiles_left(self) -> None:
@@ -1103,19 +804,23 @@ class CarcassonneMode(GameMode):
         """The line that tells the person what to do now (or what the computer is doing)."""
         g = self.game
         if g.finished:
-            self.hint.setText(self._breakdown() + "<span style='color:#6b6355'>Every scoring is in the list "
-                              "below; click one to see it on the table.</span>")
+            return          # the final scores show instead
+        if self.replaying is not None:
+            self.hint.setText(self._replay_hint())
             return
         who = escape(g.names[g.current])
+        if g.drawn is None:       # online, the table's draw is on its way
+            self.hint.setText(f"{who} draws the next tile\u2026")
+            return
         tile = g.tiles[g.drawn]
-        if not self._human_to_move():
+        if not self.is_human_turn():
             if self.pending is None:
                 self.hint.setText(f"{who} is thinking\u2026")
             elif self.chosen is not None:
                 kind = FEATURE_WORDS[tile.segments[self.chosen].kind]
-                self.hint.setText(f"{who} places the tile framed in gold, with a follower on the {kind}.")
+                self.hint.setText(f"{who} places the tile framed in its colour, with a follower on the {kind}.")
             else:
-                self.hint.setText(f"{who} places the tile framed in gold, without a follower.")
+                self.hint.setText(f"{who} places the tile framed in its colour, without a follower.")
         elif self.pending is None:
             self.hint.setText("Click a highlighted square to place the tile. Solid gold: it fits turned as "
                               "shown; dashed: it fits turned another way. Turn it with R or the buttons.")
@@ -1134,50 +839,88 @@ class CarcassonneMode(GameMode):
             why = "you have no followers left" if g.supply[g.current] == 0 else "every feature is taken"
             self.hint.setText(f"No follower can go on this tile ({why}). End the turn with Enter.")
 
-    def _breakdown(self) -> str:
-        """A small table of each player's points by kind of feature, for the end of the game."""
-        g = self.game
-        kinds = [("road", "Roads"), ("city", "Cities"), ("cloister", "Cloisters"), ("field", "Fields")]
-        if isinstance(g, MapGame):
-            kinds += [("chip", "Chips"), ("flip", "Flips")]
-        if g.conf.goods:
-            kinds.append(("goods", "Goods"))
-        per = [dict.fromkeys((k for k, _ in kinds), 0) for _ in range(g.n)]
-        for e in g.events:
-            for seat in e.seats:
-                per[seat][e.kind] += e.points
-        # Kinds down, players across: five players fit the panel, where eight kinds did not
-        # (the Total column was cut off). When the names do not fit their columns, the heads
-        # are the seat numbers, as on the followers in the scores below.
-        fm = self.hint.fontMetrics()
-        label_w = max(fm.horizontalAdvance(w) for _, w in kinds + [("", "Total")]) + 8
-        col_w = (PANEL_WIDTH - 24 - 16 - label_w) // g.n - 6     # panel and hint margins, cell padding
-        bold = QFont(self.hint.font())
-        bold.setBold(True)
-        fits = all(QFontMetrics(bold).horizontalAdvance(name) <= col_w for name in g.names)
-        cell = "<td align='right' style='padding: 0 3px'>{}</td>"
-        head = "".join(cell.format(f"<span style='color:{QColor(SEAT_COLOURS[i]).darker(130).name()}'><b>"
-                                   f"{escape(g.names[i]) if fits else i + 1}</b></span>")
-                       for i in range(g.n))
-        rows = ["<tr><td></td>" + head + "</tr>"]
-        for k, w in kinds:
-            rows.append(f"<tr><td><i>{w}</i></td>" + "".join(cell.format(per[i][k]) for i in range(g.n)) + "</tr>")
-        rows.append("<tr><td><b>Total</b></td>" + "".join(cell.format(f"<b>{g.points[i]}</b>") for i in range(g.n))
-                    + "</tr>")
-        return "<table cellspacing='0'>" + "".join(rows) + "</table>"
+    def _replay_hint(self) -> str:
+        n, total = len(self.match.log), len(self.replaying.log)
+        return (f"<b>Replay</b>: the game after move {n} of {total}. Left and Right step, Home and End "
+                "jump; point at a line of the log to see its move. Esc goes back to the game.")
 
-    def _log_event(self, e: ScoreEvent) -> None:
+    def final_table(self) -> tuple[list[str], list[list]]:
+        return final_table(self.game)
+
+    def _sync_scoring(self) -> None:
+        """The scoring lines, newest first: new ones flash their feature on the table and
+        are said on the status bar; a new, loaded, undone or replayed game is listed afresh."""
+        g = self.game
+        fresh = g is not self._scored_game or self.scoring.count() > len(g.events)
+        if fresh:
+            self.scoring.clear()
+        new = g.events[self.scoring.count():]
+        for e in new:
+            self._scoring_line(e)
+            if not fresh and e.squares and not self.on_map:
+                self.table.flash(e.squares, QColor(SEAT_COLOURS[e.seats[0]]) if e.seats else TARGET)
+        if new and not fresh:
+            said = [e.text for e in new if e.text]
+            if said:
+                self.status.emit("; ".join(said[-3:]))
+        self._scored_game = g
+
+    def _scoring_line(self, e: ScoreEvent) -> None:
         names = self.game.names
         when = "End" if e.final else f"Turn {e.turn + 1}"
         item = QListWidgetItem(f"{when} \u00b7 {e.describe(names)}")
         item.setData(Qt.UserRole, list(e.squares))
         item.setIcon(seat_icon(e.seats))      # who scored, by follower colour and number
-        self.log.insertItem(0, item)
+        self.scoring.insertItem(0, item)
 
-    def _log_clicked(self, item: QListWidgetItem) -> None:
+    def _scoring_clicked(self, item: QListWidgetItem) -> None:
         squares = item.data(Qt.UserRole) or []
-        if squares:
-            self.table.flash([tuple(s) for s in squares], QColor("#ffb300"))
+        if squares and not self.on_map:
+            self.table.flash([tuple(s) for s in squares], TARGET)
+
+    # ---------------------------------------------------------------- the move log
+    def log_text(self, entry) -> str:
+        """The match's own words. A look at a face-down tile names no tile (the rules' text
+        says only who saw it); online, someone else's look arrives as Reveal(None)."""
+        if type(entry.action) is Reveal and entry.action.tile is None:
+            m = self.replaying or self.match
+            seat = next((e.seat for e in reversed(m.log[:entry.index]) if e.seat >= 0), None)
+            return f"the face-down tile was shown to {m.names[seat] if seat is not None else 'its looker'} only"
+        return entry.text
+
+    def _entry_square(self, entry) -> tuple[int, int] | None:
+        """The square a logged move concerns: the tile it laid, the face-down tile it looked
+        at or flipped, the town whose chip it took."""
+        a = entry.action
+        if type(a) is tuple:
+            return a[:2]
+        if type(a) in (Lay, Look, PlaceTurnedUp, TurnUp):
+            return (a.x, a.y)
+        if type(a) in (Follow, ChipDraw):        # on the tile laid first this turn
+            m = self.replaying or self.match
+            lay = next((e.action for e in reversed(m.log[:entry.index]) if type(e.action) is Lay), None)
+            return (lay.x, lay.y) if lay is not None else None
+        if type(a) is Reveal:
+            m = self.replaying or self.match
+            before = m.log[entry.index - 1].action if entry.index > 0 else None
+            if type(before) is Look:             # a secret look: the square looked at (public)
+                return (before.x, before.y)
+            revealing = getattr(self.state_before(entry.index), "revealing", None)   # a flip
+            return revealing[0] if revealing else None
+        return None
+
+    def highlight_entry(self, entry) -> None:
+        """Frame the square of the hovered move in its player's colour (white for chance)."""
+        pos = self._entry_square(entry) if entry is not None else None
+        colour = QColor(self.seat_colour(entry.seat) if entry is not None and entry.seat >= 0 else "#ffffff")
+        if self.on_map:
+            if self.map_item is not None:
+                self.map_item.set_highlight(pos, colour)
+        else:
+            self.table.show_highlight(pos, colour)
+            if pos is not None:
+                self.view.ensureVisible(self.table.square_rect(*pos), 20, 20)
+        self.highlighted = pos
 
     # ---------------------------------------------------------------- the USA maps
     @property
@@ -1226,8 +969,8 @@ class CarcassonneMode(GameMode):
         g = self.game
         if g is None or g.finished:
             return
-        if not self._human_to_move():
-            self.status.emit(f"{self.seats[g.current]['name']} is playing; wait for your turn.")
+        if not self.is_human_turn():
+            self._not_now()
             return
         pos = (x, y)
         legal = g.legal_actions(g.current)
@@ -1240,12 +983,12 @@ class CarcassonneMode(GameMode):
                 return
             if self.rot not in fits:
                 self.rot = next(r for r in ((self.rot + k) % 4 for k in range(4)) if r in fits)
-            self._play(Lay(x, y, self.rot))
+            self.act(Lay(x, y, self.rot))
         elif g.step == "look":
             if Look(x, y) not in legal:
                 self.status.emit(f"Click a face-down tile with a {g.look_colour} outline to look at it.")
                 return
-            self._play(Look(x, y))
+            self.act(Look(x, y))
             if self.game.known.get(pos) and self.game.covert.get(pos) is not None:
                 self.status.emit("You looked at the tile: hold “Hold to see your secret tiles” to see "
                                  "it again on your turns.")
@@ -1268,7 +1011,7 @@ class CarcassonneMode(GameMode):
     def _refresh_map(self) -> None:
         g = self.game
         names = g.names
-        human = self._human_to_move()
+        human = self.is_human_turn()
         self._show_board()
         targets, other = set(), set()
         tile, hand_rot, caption, spots = None, 0, "", []
@@ -1294,11 +1037,9 @@ class CarcassonneMode(GameMode):
         elif g.step == "lay" and not g.finished:
             tile = g.tiles[g.drawn]
         if self.map_item is not None:
-            last = None
-            if g.placed and len(g.placed) > len(g.map.starts):
-                last = (g.placed[-1].pos, QColor(SEAT_COLOURS[(g.turn - (0 if g.first else 1)) % g.n]))
             known = any(g.current in k for k in g.known.values())
-            self.map_item.update_from(g, targets, other, g.current if (self.peek and human and known) else None, last)
+            self.map_item.update_from(g, targets, other, g.current if (self.peek and human and known) else None,
+                                      self._last_tiles())
         if g.finished:
             self.hand.show_tile(None, 0, "game over")
         else:
@@ -1306,21 +1047,17 @@ class CarcassonneMode(GameMode):
         self.tiles_label.setText(f"{g.stack} tile{'s' * (g.stack != 1)} left in the stack\n"
                                  f"{len(g.covert)} face down, {len(g.chip_towns)} chips on towns")
         if g.finished:
-            win = [names[i] for i in g.winners()]
-            self.turn_label.setText("Game over: " + " and ".join(win) + (" win" if len(win) > 1 else " wins")
-                                    + f" with {max(g.points)} points")
-            self.hint.setText(self._breakdown())
+            self.turn_label.setText(self._game_over_text())
         else:
             self.turn_label.setText(f"{TITLES[g.conf.variant]}, turn {g.turn + 1}: {names[g.current]} "
                                     f"({SEAT_NAMES[g.current]})" + (" – thinking…" if self.thinking else ""))
-            self.hint.setText(self._map_hint(human))
+            self.hint.setText(self._replay_hint() if self.replaying is not None else self._map_hint(human))
         self.btn_left.setEnabled(human and g.step in ("lay", "flip"))
         self.btn_right.setEnabled(human and g.step in ("lay", "flip"))
         self.btn_confirm.setEnabled(human and g.step in ("follow", "flip"))
         self.btn_peek.setEnabled(human and any(g.current in k for k in g.known.values()))
-        rows = [(names[i], self.seats[i]["kind"], g.points[i], g.supply[i], g.conf.followers) for i in range(g.n)]
-        self.scoreboard.set_rows(rows, -1 if g.finished else g.current, g.winners() if g.finished else [])
-        self._update_tiles_left()
+        self.btn_peek.setVisible(not g.finished)
+        self._update_scores()
 
     def _map_hint(self, human: bool) -> str:
         g = self.game
@@ -1403,13 +1140,20 @@ has moved since</td></tr>
 <tr><td><b>F</b></td><td>show the whole table</td></tr>
 <tr><td><b>T</b></td><td>the tiles still to come, by type</td></tr>
 <tr><td><b>+</b> / <b>-</b>, mouse wheel</td><td>zoom in / out; drag to move the table</td></tr>
+<tr><td><b>Left</b> / <b>Right</b>, <b>Home</b> / <b>End</b>, <b>Esc</b></td><td>in a replay: step back /
+forward, go to the start / the end, close the replay</td></tr>
 </table>
 <h3>Seats and the table</h3>
-<p>Two to five seats, each a person or the computer (easy or hard); people share the screen and take
-their turns in order. Nothing in this game is hidden, so there is no hand-over screen. Drag the table
-to move it, zoom with the mouse wheel or +/-, press F to see it all. Click a scoring line to see that
-feature on the table. The tile placed last is framed in its player's colour, and the computer's
-tile stays on view, framed in gold with its follower, for a moment before its turn ends.</p>
+<p>Two to five seats, each a person or the computer (easy or hard), set in Game &rarr; New game,
+with who starts (that player plays red); people share the screen and take their turns in order.
+Nothing on the open table is hidden, so there is no hand-over screen there. Drag the table to move
+it, zoom with the mouse wheel or +/-, press F to see it all. Each player's last tile is framed in
+their colour with their number; a computer's tile stays on view, framed in its colour with its
+follower, for a moment before its turn ends.</p>
+<p>The <b>Moves</b> tab lists every move, the computers' included, newest last, in the players'
+colours: point at a line to see its tile framed on the table (click to keep it framed). The
+<b>Scoring</b> tab lists every scoring; click one to see the feature. Game &rarr; Replay&hellip; (or
+"Replay this game" at the end) steps through a finished or saved game on the same table.</p>
 <p><i>Our design:</i> the tile drawings, symbols and follower figures are Stateside's own; the tile
 contents follow the published tile lists of the three sets (see resources/carcassonne/SOURCES.md).</p>
 <h2>Carcassonne Maps: USA West, USA East and USA (both maps)</h2>
@@ -1425,7 +1169,8 @@ chip on each town (15 per map).</li>
 <li><b>1. Placing a tile</b> on a town takes its chip: you score its 1 or 2 points at once, the chip
 leaves the game, and you secretly look at one face-down tile with the chip's outline colour, anywhere
 on the map(s). Hold <i>Hold to see your secret tiles</i> on your turn to see the tiles you looked at;
-let go before the next player takes the screen. A tile laid next to a face-down tile flips it for
+let go before the next player takes the screen (once someone has looked, people at one
+screen pass it on between turns). A tile laid next to a face-down tile flips it for
 everyone: if it fits its square (turn it as you like) it is laid and you score 2; if not it leaves
 the game and you lose 2 (scores may go below zero). Several are flipped one after the other.</li>
 <li><b>2. A follower</b> may go only on the tile you laid first, never on a flipped tile.</li>

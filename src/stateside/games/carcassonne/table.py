@@ -54,10 +54,11 @@ class TableLayer:
         self.spots: list[FollowerItem] = []
         self.reach: list[QGraphicsRectItem] = []
         self._hover_path = None
-        self.last_frame = QGraphicsRectItem(0, 0, square, square, root)   # the tile placed last
-        self.last_frame.setBrush(Qt.NoBrush)
-        self.last_frame.setZValue(15)
-        self.last_frame.hide()
+        self.last_frames: dict[int, QGraphicsRectItem] = {}   # seat -> frame round its last tile
+        self.highlight = QGraphicsRectItem(0, 0, square, square, root)   # a move pointed at in the log
+        self.highlight.setZValue(48)
+        self.highlight.setAcceptedMouseButtons(Qt.NoButton)
+        self.highlight.hide()
 
     # ---------------------------------------------------------------- geometry
     def square_rect(self, x: int, y: int) -> QRectF:
@@ -84,7 +85,8 @@ class TableLayer:
         for item in list(self.tiles.values()) + self.followers + self.targets + self.flashes + self.spots + self.reach:
             item.scene() and item.scene().removeItem(item)
         self.reach.clear()
-        self.last_frame.hide()
+        self.show_last({})
+        self.show_highlight(None)
         self.tiles.clear()
         self.followers.clear()
         self.targets.clear()
@@ -210,14 +212,31 @@ class TableLayer:
             item.setAcceptedMouseButtons(Qt.NoButton)
             self.reach.append(item)
 
-    def show_last(self, pos: tuple[int, int] | None, colour: QColor | None = None) -> None:
-        """Frame the tile placed last (in its player's colour), so a person sees what just happened."""
+    def show_last(self, frames: dict[int, tuple[tuple[int, int], QColor]]) -> None:
+        """Frame each player's last tile in that player's colour (seat -> (square, colour)),
+        with a dark edge so that even yellow never reads as the gold of a legal square."""
+        for seat in list(self.last_frames):
+            if seat not in frames:
+                item = self.last_frames.pop(seat)
+                item.scene() and item.scene().removeItem(item)
+        for seat, (pos, colour) in frames.items():
+            item = self.last_frames.get(seat)
+            if item is None:
+                item = LastFrame(self.square, self.root)
+                self.last_frames[seat] = item
+            item.set_frame(self.square_rect(*pos).adjusted(1.5, 1.5, -1.5, -1.5), QColor(colour), seat)
+
+    def show_highlight(self, pos: tuple[int, int] | None, colour: QColor | None = None) -> None:
+        """A thick frame with a pale wash round one square: the move a log line points at."""
         if pos is None:
-            self.last_frame.hide()
+            self.highlight.hide()
             return
-        self.last_frame.setRect(self.square_rect(*pos).adjusted(1.5, 1.5, -1.5, -1.5))
-        self.last_frame.setPen(QPen(colour or TARGET, 3))
-        self.last_frame.show()
+        self.highlight.setRect(self.square_rect(*pos).adjusted(-4, -4, 4, 4))
+        self.highlight.setPen(QPen(colour or TARGET, 8))
+        fill = QColor(colour or TARGET)
+        fill.setAlpha(60)
+        self.highlight.setBrush(fill)
+        self.highlight.show()
 
     def show_segment(self, tile: TileType | None, rot: int, pos, seg: int | None, colour: QColor = TARGET) -> None:
         """Outline one feature of a tile (the one under the pointer)."""
@@ -273,6 +292,37 @@ class TableLayer:
         for pos in list(self.tiles) + list(extra):
             rect = rect.united(self.square_rect(*pos))
         return rect
+
+
+class LastFrame(QGraphicsRectItem):
+    """A player's last tile: a frame in the seat's colour inside a dark edge, and the seat
+    number in a corner tag (colour is never the only sign)."""
+
+    def __init__(self, square: float, parent: QGraphicsItem):
+        super().__init__(0, 0, square, square, parent)
+        self.seat = 0
+        self.setBrush(Qt.NoBrush)
+        self.setZValue(15)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+
+    def set_frame(self, rect: QRectF, colour: QColor, seat: int) -> None:
+        self.seat = seat
+        self.setRect(rect)
+        self.setPen(QPen(colour, 4))
+        self.update()
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        r = self.rect()
+        painter.setRenderHint(QPainter.Antialiasing)
+        painter.setBrush(Qt.NoBrush)
+        painter.setPen(QPen(QColor("#1d1d1d"), 1.5))
+        painter.drawRect(r.adjusted(-2.5, -2.5, 2.5, 2.5))
+        painter.setPen(self.pen())
+        painter.drawRect(r)
+        tag = QRectF(r.right() - 20, r.top(), 20, 18)
+        painter.fillRect(tag, self.pen().color())
+        painter.setPen(QColor("#1d1d1d" if self.pen().color().lightness() > 140 else "#ffffff"))
+        painter.drawText(tag, Qt.AlignCenter, str(self.seat + 1))
 
 
 class TableScene(QGraphicsScene):

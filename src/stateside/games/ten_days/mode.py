@@ -1,12 +1,12 @@
-"""10 Days in the USA on the shared map: a thin view over a Match of the rules engine.
+"""10 Days in the USA on the shared map: the game's own panels and drawing over the shared
+turn-based frame (stateside.app.turns), which runs the turns, the pass screen between
+people, undo, the move log, replays, saving and online play.
 
 The player's ten days lie under the map as cards; the deck and the three discard piles
-sit in the side panel. Clicks become the match's actions; computer players act on a
-timer through match.step(); the deck's cards come from the match's chance draws;
-in hot-seat play a "pass to <name>" screen hides one player's cards from the next.
-The journey being shown is drawn on the map: a line across each border walked, a
-dashed line through the state an automobile crosses, an arc for each flight, and in
-red, with the reason on hover, every link that does not hold.
+sit in the side panel with the move log. Clicks become the match's actions through
+`act`. The journey being shown is drawn on the map: a line across each border walked, a
+dashed line through the state an automobile crosses, an arc for each flight, and in red,
+with the reason on hover, every link that does not hold.
 """
 from __future__ import annotations
 
@@ -15,34 +15,39 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QFontMetricsF, QKeySequence, QPainter, QPainterPathStroker, QPalette, QShortcut
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QKeySequence, QPainterPathStroker, QShortcut
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QGraphicsItem, QHBoxLayout, QLabel,
-    QLineEdit, QPushButton, QSpinBox, QTextBrowser, QVBoxLayout, QWidget,
+    QCheckBox, QDialog, QFormLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget,
 )
 
-from stateside.app.mode import AI_DELAY_MS, GameMode
-from stateside.board.items import LABEL, LABEL_FONT, TAB_FONT, CalloutTab, PathItem, StateItem
-from stateside.engine.match import CHANCE, Match
+from stateside.app.setup_screen import SeatChoice, SetupScreen
+from stateside.app.turns import TurnBasedMode
+from stateside.board.items import CalloutTab, PathItem, StateItem
+from stateside.engine.match import CHANCE, LogEntry, Match
 from stateside.errors import IllegalActionError, SaveError
 from stateside.games.ten_days.ai import changes_needed
 from stateside.games.ten_days.cards import face_of, faces_of, is_state, load_cards
 from stateside.games.ten_days.journey import DAYS, a_card, check_journey, travel_rules
 from stateside.games.ten_days.rules import (
-    CARD, DEAL, DISCARD, DRAW, MAX_PLAYERS, MIN_PLAYERS, PILES, PLACE, TenDaysState, full_deck,
+    CARD, DEAL, DISCARD, DRAW, MAX_PLAYERS, PILES, PLACE, START, TenDaysState, full_deck,
 )
-from stateside.games.ten_days.widgets import CardRow, CardSlot, FitScrollArea
+from stateside.games.ten_days.widgets import CardRow, CardSlot, FitScrollArea, LabelChip
+from stateside.online.visibility import hidden_from
 
 SEAT_KINDS = {"human": "Person", "ai:easy": "Computer (easy)", "ai:medium": "Computer (medium)",
               "ai:hard": "Computer (hard)"}
 COMPUTER_NAMES = ("Ada", "Ben", "Cleo", "Dev")
 LINK_OK = "#1d3557"
 LINK_BAD = "#e63946"
+SEAT_COLOURS = ("#7b2cbf", "#e8590c", "#0b7285", "#5c940d")   # purple, orange, teal, olive
 PILE_KEYS = ("Q", "W", "E")
-LOG_KEPT = 40  # lines of the game's log kept (and saved)
 BANNER_LINES = 3  # the banner's longest texts: a 16-letter name's win; the online note and an order
 LABEL_LAYER = "ten-days-labels"
+LOG_LINES = 6     # the move log shows at least this many lines, also at 1024x700
+# The deal is ten cards and ten placings per player, one player after the other: in the
+# log it is one line per player, at the action that completes their ten days.
+DEAL_ENTRIES = 2 * DAYS
 
 
 @dataclass(frozen=True)
@@ -65,191 +70,35 @@ def _tint(hex_colour: str, amount: float = 0.55) -> QColor:
                   int(c.blue() + (255 - c.blue()) * amount))
 
 
-class LabelChip(QGraphicsItem):
-    """A state's label (or its tab's) again, on a patch of the state's own colour, above
-    the journey's lines, which end at the labels: the line stops at the label, which stays
-    readable. It draws the text as the board does, so it looks like the label itself."""
-
-    def __init__(self, state: StateItem, tab: CalloutTab | None = None):
-        super().__init__()
-        self.state, self.tab = state, tab
-        self.code = state.code
-        if tab is None:
-            self.font = LABEL_FONT
-            at = state.label_at
-            self.text_rect = QRectF(at.x() - 20, at.y() - 8, 40, 16)   # the board's label box
-        else:
-            self.font = TAB_FONT
-            self.text_rect = QRectF(tab.base_rect)
-            self.text_rect.moveCenter(tab.rect.center())
-        text = QFontMetricsF(self.font).boundingRect(self.text_rect, Qt.AlignCenter, self.code)
-        self.base = text.adjusted(-2, -0.5, 2, 0.5)
-        self.setAcceptedMouseButtons(Qt.NoButton)   # clicks, hovers and tips go to the state
-        self.setAcceptHoverEvents(False)
-
-    @property
-    def rect(self) -> QRectF:
-        """Where it is now: a tab shrinks about its centre when the map is zoomed."""
-        k = self.tab.scale_factor if self.tab is not None else 1.0
-        r = QRectF(0, 0, self.base.width() * k, self.base.height() * k)
-        r.moveCenter(self.base.center())
-        return r
-
-    def boundingRect(self) -> QRectF:
-        return QRectF(self.base)   # the largest it gets
-
-    def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setRenderHint(QPainter.Antialiasing)
-        k = self.tab.scale_factor if self.tab is not None else 1.0
-        if k != 1.0:   # as the tab draws itself: scaled about its centre
-            c = self.base.center()
-            painter.translate(c)
-            painter.scale(k, k)
-            painter.translate(-c)
-        painter.setPen(Qt.NoPen)
-        painter.setBrush(self.state.current_fill())   # hovered states are lighter
-        painter.drawRoundedRect(self.base, 3, 3)
-        painter.setFont(self.font)
-        painter.setPen(LABEL)
-        painter.drawText(self.text_rect, Qt.AlignCenter, self.code)
+def hint_option(hint: bool):
+    """The setup screen's row for this game's one option."""
+    def build(form: QFormLayout):
+        box = QCheckBox("Show how many cards I still need to change")
+        box.setChecked(hint)
+        form.addRow("Hint:", box)
+        return lambda: {"hint": box.isChecked()}
+    return build
 
 
-class SetupDialog(QDialog):
-    """Players (2-4), each a person or a computer; who starts; the hint."""
-
-    def __init__(self, seats: list[Seat], first: int, hint: bool, parent=None):
-        super().__init__(parent)
-        self.setWindowTitle("New game of 10 Days in the USA")
-        form = QFormLayout(self)
-        self.count = QSpinBox()
-        self.count.setRange(MIN_PLAYERS, MAX_PLAYERS)
-        self.count.setValue(len(seats))
-        form.addRow("Players:", self.count)
-        self.names: list[QLineEdit] = []
-        self.kinds: list[QComboBox] = []
-        self.rows: list[QWidget] = []
-        for i in range(MAX_PLAYERS):
-            seat = seats[i] if i < len(seats) else Seat(COMPUTER_NAMES[i], "ai:medium")
-            row = QWidget()
-            lay = QHBoxLayout(row)
-            lay.setContentsMargins(0, 0, 0, 0)
-            name = QLineEdit(seat.name)
-            name.setMaxLength(16)
-            kind = QComboBox()
-            for key, label in SEAT_KINDS.items():
-                kind.addItem(label, key)
-            kind.setCurrentIndex(list(SEAT_KINDS).index(seat.kind))
-            lay.addWidget(name, 1)
-            lay.addWidget(kind)
-            form.addRow(f"Player {i + 1}:", row)
-            self.names.append(name)
-            self.kinds.append(kind)
-            self.rows.append(row)
-        self.first = QComboBox()
-        form.addRow("Travelled most recently\n(goes first):", self.first)
-        self.hint = QCheckBox("Show how many cards I still need to change")
-        self.hint.setChecked(hint)
-        form.addRow("Hint:", self.hint)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
-        self.form = form
-        self.count.valueChanged.connect(self._update)
-        for name in self.names:
-            name.textChanged.connect(self._update)
-        self._update()
-        self.first.setCurrentIndex(min(first, self.first.count() - 1))
-
-    def _update(self) -> None:
-        n = self.count.value()
-        for i, row in enumerate(self.rows):
-            self.form.setRowVisible(row, i < n)
-        keep = self.first.currentIndex()
-        self.first.clear()
-        for i in range(n):
-            self.first.addItem(self.names[i].text().strip() or f"Player {i + 1}")
-        self.first.setCurrentIndex(max(0, min(keep, n - 1)))
-
-    def seats(self) -> list[Seat]:
-        return [Seat(self.names[i].text().strip() or f"Player {i + 1}", self.kinds[i].currentData())
-                for i in range(self.count.value())]
-
-
-class PassScreen(QFrame):
-    """Covers the whole mode between two people's turns in hot-seat play."""
-
-    def __init__(self, parent: QWidget, on_ready):
-        super().__init__(parent)
-        self.setObjectName("passScreen")
-        self.setStyleSheet("QFrame#passScreen { background: #1d3557; }"
-                           "QLabel { color: #f1faee; } QPushButton { font-size: 16px; padding: 10px 22px; }")
-        lay = QVBoxLayout(self)
-        lay.addStretch(2)
-        self.title = QLabel()
-        self.title.setAlignment(Qt.AlignCenter)
-        self.title.setStyleSheet("font-size: 34px; font-weight: bold;")
-        self.text = QLabel()
-        self.text.setAlignment(Qt.AlignCenter)
-        self.text.setStyleSheet("font-size: 15px;")
-        self.last_move = QLabel()  # what the table saw last: public, so it may show here
-        self.last_move.setAlignment(Qt.AlignCenter)
-        self.last_move.setWordWrap(True)
-        self.last_move.setTextFormat(Qt.RichText)
-        self.last_move.setStyleSheet("font-size: 13px; color: #a8dadc;")
-        self.button = QPushButton()
-        self.button.clicked.connect(on_ready)
-        lay.addWidget(self.title)
-        lay.addWidget(self.text)
-        lay.addSpacing(8)
-        self.last_move.setContentsMargins(60, 0, 60, 0)
-        lay.addWidget(self.last_move)  # no alignment flag: a wrapped label then gets its full height
-        lay.addSpacing(16)
-        lay.addWidget(self.button, 0, Qt.AlignCenter)
-        lay.addStretch(3)
-        self.hide()
-
-    def show_for(self, name: str, last_move: str = "") -> None:
-        self.title.setText(f"Pass to {name}")
-        self.last_move.setText(f"Last move: {last_move}" if last_move else "")
-        self.last_move.setVisible(bool(last_move))
-        self.text.setText(f"{name}, take the seat: your cards appear when you are ready\n"
-                          "and nobody else can see the screen.")
-        self.button.setText(f"I am {name}: show my cards")
-        self.setGeometry(self.parentWidget().rect())
-        self.raise_()
-        self.show()
-        self.button.setFocus()
-
-
-class TenDaysMode(GameMode):
+class TenDaysMode(TurnBasedMode):
     game_id = "ten-days"
     title = "10 Days in the USA"
+    rules = TenDaysState
 
     def __init__(self, board, parent=None):
         super().__init__(board, parent)
         self.cards = load_cards()
-        self.rules = travel_rules()
-        self.ai_delay_ms = AI_DELAY_MS
-        self.match: Match | None = None
-        self.seats: list[Seat] = list(DEFAULT_SEATS)
+        self.travel = travel_rules()
         self.hint_on = False
-        self.viewer: int | None = None        # whose hidden cards are on screen
-        self.waiting_for: int | None = None   # the seat behind the pass screen
-        self.log: list[str] = []
-        self.last_replaced: dict[int, int] = {}
-        self.turn_actions: list[str] = []     # the seat actions of the turn being played
         self._hint_cache: tuple | None = None
-        self.ai_timer = QTimer(self, singleShot=True, timeout=self._ai_step)
-        # Online play (attach_online): the session that sends our moves, how many of them
-        # the referee has yet to confirm, the game at this screen before, and a banner line.
-        self.online = None
-        self.online_unconfirmed = 0
-        self.online_note = ""
-        self._offline_match: Match | None = None
-        self._online_started = False
+        self._mark: LogEntry | None = None    # the logged move shown on the table and map
+        self._queued: list[str] = []          # online: the rest of one click (keep, then discard)
+        self._cursor: tuple | None = None     # (match, n, state after n, entry n-1): the log's words
+        self._online_texts: dict[int, str] = {}   # online: the referee's words for each move
+        self._online_hidden: set[int] = set()     # online: the moves this seat may not see
+        self._online_states: dict = {}            # online: the game as this seat knew it before each move
 
-        # --- left: the map above the player's ten days
+        # --- left: the replay's controls, the map, the player's ten days
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
@@ -263,14 +112,26 @@ class TenDaysMode(GameMode):
         sv.setSpacing(2)
         self.strip_title = QLabel()
         self.strip_title.setStyleSheet("color: #1d3557; font-weight: bold;")
-        sv.addWidget(self.strip_title)
+        title_row = QHBoxLayout()
+        title_row.setSpacing(16)
+        title_row.addWidget(self.strip_title, 0, Qt.AlignTop)
+        # the legend beside the title, where the row has room (the side panel has none to spare)
+        legend = QLabel("On the map: <b>—</b> walk across a border, <b>- -</b> automobile through a third"
+                        " state, <b>⌢</b> airplane between states of its colour; <span style='color:#e63946'>"
+                        "red</span>: not valid (hover it for the reason). Circles give the days."
+                        " Alaska and Hawaii are white cards: a flight to or from them takes the other"
+                        " state's colour.")
+        legend.setWordWrap(True)
+        legend.setStyleSheet("color: #555; font-size: 11px;")
+        title_row.addWidget(legend, 1)
+        sv.addLayout(title_row)
         self.journey_row = CardRow(self.cards, DAYS, card_width=84)
         self.journey_row.setMinimumHeight(128)
         self.journey_row.clicked.connect(self._day_clicked)
         sv.addWidget(self.journey_row)
         lv.addWidget(strip)
 
-        # --- right: instructions, the table, players, problems, log
+        # --- right: instructions, the table, players, problems, the move log
         panel = QFrame()
         panel.setObjectName("sidePanel")
         panel.setFixedWidth(330)
@@ -311,7 +172,12 @@ class TenDaysMode(GameMode):
         self.players_label = QLabel()
         self.players_label.setWordWrap(True)
         self.players_label.setTextFormat(Qt.RichText)
-        side.addWidget(self.players_label)
+        players = QHBoxLayout()
+        players.addWidget(self.players_label, 1)
+        self.new_button = QPushButton("New game\u2026")
+        self.new_button.clicked.connect(self.new_game)
+        players.addWidget(self.new_button, 0, Qt.AlignTop)
+        side.addLayout(players)
         self.hint_box = QCheckBox("Hint: how many cards I still need to change")
         self.hint_box.toggled.connect(self._hint_toggled)
         side.addWidget(self.hint_box)
@@ -322,36 +188,26 @@ class TenDaysMode(GameMode):
         # scrolls when the window is short, so the list never runs over the widgets below
         self.problems_area = FitScrollArea(self.problems_label)
         side.addWidget(self.problems_area)
-        self.log_view = QTextBrowser()  # scrolls: the panel is short on small screens
-        self.log_view.setFrameShape(QFrame.NoFrame)
-        # colours by palette, not a style sheet: a style sheet on the view reaches its
-        # scroll bar, which then paints as black blocks
-        self.log_view.viewport().setAutoFillBackground(False)
-        log_palette = self.log_view.palette()
-        log_palette.setColor(QPalette.Text, QColor("#444444"))
-        self.log_view.setPalette(log_palette)
-        self.log_view.setMinimumHeight(48)
-        log_bar = self.log_view.verticalScrollBar()
-        # the newest line stays in sight, also when the panel's layout shrinks the log afterwards
-        log_bar.rangeChanged.connect(lambda _low, high: log_bar.setValue(high))
-        side.addWidget(self.log_view, 1)
-        legend = QLabel("On the map: <b>—</b> walk across a border, <b>- -</b> automobile through a third"
-                        " state, <b>⌢</b> airplane between states of its colour; <span style='color:#e63946'>"
-                        "red</span>: not valid (hover it for the reason). Circles give the days."
-                        " Alaska and Hawaii are white cards: a flight to or from them takes the other"
-                        " state's colour.")
-        legend.setWordWrap(True)
-        legend.setStyleSheet("color: #555; font-size: 11px;")
-        side.addWidget(legend)
-        self.new_button = QPushButton("New game\u2026")
-        self.new_button.clicked.connect(self.new_game)
-        side.addWidget(self.new_button)
+        # the move log takes the rest, and never less than LOG_LINES lines (of one row each)
+        self.log_panel.setMinimumHeight((self.log_panel.fontMetrics().lineSpacing() + 8) * LOG_LINES)
+        side.addWidget(self.log_panel, 1)
+        # The newest line stays in sight, also when the log's lines are laid out after the
+        # append (which then found the log "not at the bottom"), unless the reader scrolled up.
+        bar = self.log_panel.verticalScrollBar()
+        self._log_follows = True
+        bar.valueChanged.connect(lambda v: setattr(self, "_log_follows", v >= bar.maximum() - 4))
+        bar.rangeChanged.connect(lambda _low, high: self._log_follows and bar.setValue(high))
 
-        layout = QHBoxLayout(self)
+        # the replay's controls over the whole width (they need more than the map's)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addWidget(left, 1)
-        layout.addWidget(panel)
+        layout.addWidget(self.replay_bar)
+        columns = QHBoxLayout()
+        columns.setSpacing(0)
+        columns.addWidget(left, 1)
+        columns.addWidget(panel)
+        layout.addLayout(columns, 1)
 
         self.win_banner = QLabel(self.board_slot)
         self.win_banner.setAlignment(Qt.AlignCenter)
@@ -359,7 +215,6 @@ class TenDaysMode(GameMode):
         self.win_banner.setStyleSheet("background: rgba(230,57,70,225); color: white; font-size: 30px;"
                                       " font-weight: bold; border-radius: 10px; padding: 10px 26px;")
         self.win_banner.hide()
-        self.pass_screen = PassScreen(self, self._pass_done)
 
         # Keys work while the focus is on the cards or the panel, not on the map, where
         # letters type a state's name.
@@ -367,6 +222,7 @@ class TenDaysMode(GameMode):
             self._add_shortcuts(container)
         for row in (self.journey_row, self.table_row):
             row.setFocusPolicy(Qt.StrongFocus)
+        self.pass_screen.button.clicked.connect(self.journey_row.setFocus)
 
         self.start_game(list(DEFAULT_SEATS), first=0, hint=False)
 
@@ -384,246 +240,232 @@ class TenDaysMode(GameMode):
         key("K", self._keep_clicked)
 
     # --- games ------------------------------------------------------------------------
+    def seat_colour(self, seat: int) -> str:
+        """Not red (a link that does not hold) nor the navy of the journey."""
+        return SEAT_COLOURS[seat % len(SEAT_COLOURS)] if seat >= 0 else super().seat_colour(seat)
+
     @property
-    def game(self) -> TenDaysState | None:
-        return self.match.state if self.match else None
+    def seats(self) -> list[Seat]:
+        m = self.match
+        return [] if m is None else [Seat(name, kind) for name, kind in zip(m.names, m.seats)]
 
     def start_game(self, seats: list[Seat], first: int = 0, hint: bool | None = None, seed: int | None = None) -> None:
         seed = random.SystemRandom().randrange(2 ** 31) if seed is None else seed
         setup = {"players": [s.name for s in seats], "first_player": first, "turn_limit": None}
-        match = Match(TenDaysState, [s.kind for s in seats], seed, setup)
-        match.resolve_chance()  # the first card is dealt
-        self._install(match, hint)
-        self.status.emit("New game of 10 Days in the USA: take your ten cards, one at a time.")
-
-    def _install(self, match: Match, hint: bool | None = None) -> None:
-        self.ai_timer.stop()
-        self.match = match
-        self.seats = [Seat(name, kind) for name, kind in zip(match.names, match.seats)]
-        self._replay_log()
-        self.viewer = None
-        self.waiting_for = None
-        self.pass_screen.hide()
         if hint is not None:
             self.hint_on = hint
-            self.hint_box.blockSignals(True)
-            self.hint_box.setChecked(hint)
-            self.hint_box.blockSignals(False)
-        self._advance()
-        self.changed.emit()
+        self.install(Match(TenDaysState, [s.kind for s in seats], seed, setup))
+        self.status.emit("New game of 10 Days in the USA: take your ten cards, one at a time.")
+
+    def setup_screen(self) -> SetupScreen:
+        seats = [SeatChoice(s.name, s.kind) for s in self.seats]
+        dialog = SetupScreen(TenDaysState.spec, self.title, seats,
+                             colours=[self.seat_colour(i) for i in range(MAX_PLAYERS)],
+                             first=self.game.setup["first_player"] if self.game else 0,
+                             default_names=list(COMPUTER_NAMES), options=hint_option(self.hint_on), parent=self)
+        # the rulebook's words: whoever travelled most recently goes first
+        dialog.form.labelForField(dialog.first_box).setText("Travelled most recently\n(goes first):")
+        return dialog
 
     def new_game(self) -> None:
         if self.online is not None:
             self.leave_online()
-        dialog = SetupDialog(self.seats, self.game.setup["first_player"] if self.game else 0, self.hint_on, self)
+        dialog = self.setup_screen()
         if dialog.exec() == QDialog.Accepted:
-            self.start_game(dialog.seats(), dialog.first.currentIndex(), dialog.hint.isChecked())
+            seats = [Seat(c.name, c.kind) for c in dialog.seats()]
+            self.start_game(seats, dialog.first(), dialog.options()["hint"])
 
-    def humans(self) -> list[int]:
-        """The people at this screen (online: only our seat)."""
-        if self.online is not None:
-            return [self.online.seat]
-        return [i for i, s in enumerate(self.seats) if s.human]
+    def on_install(self, state: dict | None) -> None:
+        if state is not None:
+            self.hint_on = state.get("hint") is True   # this screen's option, saved beside the game
+        self.hint_box.blockSignals(True)
+        self.hint_box.setChecked(self.hint_on)
+        self.hint_box.blockSignals(False)
+        self._mark, self._queued, self._cursor = None, [], None
+        if self.online is None:
+            self._online_texts, self._online_hidden, self._online_states = {}, set(), {}
 
-    def is_human_turn(self) -> bool:
+    def extra_save(self) -> dict:
+        return {"hint": self.hint_on}
+
+    def match_from_save(self, state: dict, where: str = "the save") -> Match:
+        if not isinstance(state, dict):
+            raise SaveError(f"{where} is not a mapping")
+        if state.get("game") != TenDaysState.spec.id:
+            raise SaveError(f"{where} holds no game of 10 Days (its game is {state.get('game')!r})")
+        match = Match.from_json(state, where)
+        if any(kind not in SEAT_KINDS for kind in match.seats):
+            raise SaveError(f"{where}: the seats must be among {', '.join(SEAT_KINDS)}, not {match.seats}")
+        return match
+
+    # --- the flow of turns: what the frame leaves to the game ------------------------------
+    def computer_turn(self, seat: int) -> None:
+        """A computer takes its ten cards at once; on its turn it draws, and a moment later
+        places (or keeps) and discards, so that a person can follow."""
+        m, g = self.match, self.game
+        phase = g.phase
+        while True:
+            entry = m.step()
+            if entry is None:
+                break
+            self._log_entry(entry)
+            while not m.is_over() and g.current_player() == CHANCE:   # the card it is given
+                self._log_entry(m.step())
+            if m.is_over() or g.current_player() != seat or phase == DRAW:
+                break
+        self.record(None)
+
+    def undo_allowed(self, n: int) -> bool:
+        """Not past a card that came from the deck: once seen, it stays drawn."""
+        return not any(e.seat == CHANCE for e in self.match.log[n + 1:])
+
+    def schedule(self) -> None:
+        super().schedule()
+        # online, the second half of a click (the discard after "keep") goes once the table
+        # has taken the first
+        if self._queued and self.online is not None and self.is_human_turn():
+            self.act(self._queued.pop(0))
+
+    def final_table(self) -> tuple[list[str], list[list]]:
         g = self.game
-        return bool(g and not g.is_terminal() and self.seats[g.current].human
-                    and self.viewer == g.current and self.waiting_for is None
-                    and g.current_player() == g.current   # online, a drawn card may be on its way
-                    and not self.online_unconfirmed
-                    and (self.online is None or self._online_started))
+        turns = Counter(e.seat for e in self.match.log if str(e.action).startswith("discard:"))
+        rows = [[name, "10 DAYS!" if g.winner == i else "", turns[i]] for i, name in enumerate(g.names)]
+        return ["Player", "Result", "Turns"], rows
 
-    # --- the flow of turns --------------------------------------------------------------
-    def _advance(self) -> None:
-        """Decide who acts next: the computer (on a timer), or a person (after the pass screen)."""
-        g = self.game
-        if g.is_terminal():
-            self.viewer = g.winner
-            self._refresh()
-            return
-        seat = g.current
-        humans = self.humans()
-        if self.online is not None:   # one seat here; the referee runs the others and the deck
-            self.viewer = humans[0]
-            self._refresh()
-            return
-        if not humans:
-            self.viewer = seat  # computers only: watch everything
-        if not self.seats[seat].human:
-            if len(humans) == 1:
-                self.viewer = humans[0]
-            elif len(humans) > 1:
-                self.viewer = None  # nobody's cards while the computer plays between two people
-            self._refresh()
-            if self.active and not self.ai_timer.isActive():
-                self.ai_timer.start(self.ai_delay_ms)
-            return
-        if len(humans) > 1 and self.viewer != seat:
-            self.viewer = None
-            self.waiting_for = seat
-            self._refresh()
-            self.pass_screen.show_for(self.seats[seat].name, self.log[-1] if self.log else "")
-            return
-        self.viewer = seat
-        self._refresh()
+    # --- the move log -----------------------------------------------------------------------
+    def _in_log(self, entry: LogEntry) -> bool:
+        """The deal is one line per player (twenty entries each would flood the log)."""
+        deal = DEAL_ENTRIES * len((self.replaying or self.match).seats)
+        return entry.index >= deal or entry.index % DEAL_ENTRIES == DEAL_ENTRIES - 1
 
-    def _pass_done(self) -> None:
-        self.pass_screen.hide()
-        self.viewer, self.waiting_for = self.waiting_for, None
-        self._refresh()
-        self.journey_row.setFocus()
+    def _log_entry(self, entry: LogEntry | None) -> None:
+        if entry is not None and self._in_log(entry):
+            super()._log_entry(entry)
 
-    def _ai_step(self) -> None:
-        g = self.game
-        if g is None or g.is_terminal() or self.seats[g.current].human or not self.active or self.online:
-            return
-        seat = g.current
-        if g.phase == DEAL:
-            while g.phase == DEAL and g.current == seat:
-                self._apply(None)
-        elif g.phase == DRAW:
-            self._apply(None)  # draw or take; the rest after a pause, to follow
-            self._refresh()
-            self.ai_timer.start(self.ai_delay_ms // 2)
-            return
+    def _fill_log(self) -> None:
+        shown = self.replaying or self.match
+        self.log_panel.set_lines([self._line(e) for e in shown.log if self._in_log(e)] if shown is not None else [])
+
+    def _before(self, entry: LogEntry):
+        """The game just before `entry` (read in order, as the log is written, it costs one action)."""
+        m = self.replaying or self.match
+        c = self._cursor
+        if c is not None and c[0] is m and c[1] == entry.index and (c[1] == 0 or m.log[c[1] - 1] is c[3]):
+            state = c[2]
         else:
-            self._apply(None)  # replace a day or keep
-            self._apply(None)  # discard
-        self.changed.emit()
-        self._advance()
+            state = m.state_after(entry.index)
+        after = state.clone()
+        after.apply_action(entry.action)
+        self._cursor = (m, entry.index + 1, after, entry)
+        return state
 
-    def _apply(self, action: str | None) -> None:
-        """Apply a person's action (None: let the computer to move choose one), then the
-        cards the deck gives; log what the table saw."""
-        if self.online is not None and action is not None:
-            self.online.send(action)   # applied when the referee confirms it (online_update)
-            self.online_unconfirmed += 1
-            return
-        g = self.game
-        seat, phase = g.current, g.phase
-        entry = self.match.step() if action is None else self.match.apply(action)
-        self.match.resolve_chance()
-        self._note(g, seat, phase, entry.action)
+    def state_before(self, index: int):
+        if self.online is not None and index in self._online_states:
+            return self._online_states[index]
+        return super().state_before(index)
 
-    def _note(self, g: TenDaysState, seat: int, phase: str, action: str) -> None:
-        """Log a seat's action, just applied to `g`."""
-        if phase == DEAL:
-            if None not in g.journeys[seat]:
-                self._add_log(f"{self._says(seat, 'has', 'have')} taken ten cards.")
-            return
-        self.turn_actions = (self.turn_actions + [action])[-3:]
-        if phase == PLACE and action.startswith("day:"):
-            self.last_replaced[seat] = int(action[4:]) - 1
-        elif phase == DISCARD:
-            self._add_log(self._describe_turn(g, seat))
+    def hidden_here(self, entry: LogEntry, before=None) -> bool:
+        """Whether a person at this screen, other than the one who acted, may not see this move."""
+        people = set(self.people())
+        if self.replaying is not None or not people:
+            return False
+        before = before if before is not None else self.state_before(entry.index)
+        return bool(hidden_from(before, entry.action, entry.seat) & people)
 
-    def _replay_log(self) -> None:
-        """The log of a match, written again from its actions (a loaded game has no other)."""
-        self.log, self.last_replaced, self.turn_actions = [], {}, []
-        g = TenDaysState.new(self.match.initial_setup)
-        for entry in self.match.log:
-            seat, phase = g.current, g.phase
-            g.apply_action(entry.action)
-            if entry.seat != CHANCE:
-                self._note(g, seat, phase, entry.action)
-
-    def _name(self, seat: int) -> str:
-        return html.escape(self.seats[seat].name)
-
-    def _says(self, seat: int, verb: str, you_verb: str, escape: bool = True) -> str:
-        """ "Ada wins" but "You win": the default player's name is You."""
-        name = self.seats[seat].name
-        return f"{html.escape(name) if escape else name} {you_verb if name == 'You' else verb}"
-
-    def _describe_turn(self, g: TenDaysState, seat: int) -> str:
-        """The turn just ended, as the other players saw it (read from its three actions)."""
-        source, placed, discard = self.turn_actions
-        pile = int(discard.split(":")[1])
-        discarded = g.piles[pile - 1][-1]
-        if placed.startswith("day:"):
-            day = int(placed[4:])
-            drawn, where = g.journeys[seat][day - 1], f", put it on day {day}"
-        else:
-            drawn, where = discarded, ", kept the journey"
-        got = (f"took {a_card(self.rules, face_of(drawn))} from pile {source[5:]}" if source.startswith("take:")
-               else "drew from the deck")
-        name = self._name(seat)
-        text = f"{name} {got}{where} and discarded {a_card(self.rules, face_of(discarded))} onto pile {pile}."
-        if g.is_terminal() and g.winner == seat:
-            text += f" <b>10 DAYS! {self._says(seat, 'wins', 'win')}.</b>"
+    def log_text(self, entry: LogEntry) -> str:
+        m = self.replaying or self.match
+        if entry.index < DEAL_ENTRIES * len(m.seats):   # (the entry that completes a player's ten days)
+            return f"{m.names[entry.seat]} took ten cards"
+        if self.online is not None:   # online, the referee has said what this seat may read
+            text = self._online_texts.get(entry.index, entry.text)
+            return text[:1].upper() + text[1:]
+        before = self._before(entry)
+        name = before.names[before.current]
+        if self.hidden_here(entry, before):
+            if entry.seat == CHANCE:
+                return f"The deck gave {name} a card, face down"
+            if before.phase == PLACE:
+                return f"{name} placed the card on a day or kept the journey"
+            return f"{name} made a hidden move"
+        text = entry.text[:1].upper() + entry.text[1:]
+        for event in entry.events:
+            if event.kind == "win":
+                text += f". 10 DAYS! {self._says(entry.seat, 'wins', 'win', escape=False)}"
+            elif event.text:
+                text += f"; {event.text}"
         return text
 
-    def _add_log(self, line: str) -> None:
-        self.log.append(line)
-        del self.log[:-LOG_KEPT]
+    def highlight_entry(self, entry: LogEntry | None) -> None:
+        self._mark = entry
+        self.refresh()
 
-    # --- online play: the referee drives the match ----------------------------------------
-    # A session (stateside.app.online.OnlineSession) has: seat, send(action_json), close(),
-    # and the signals update(view), connection(bool), refused(str), ended(result). The
-    # match here is the table's game as this seat knows it: what others hold and the deck's
-    # order are unknown, so their hidden moves and draws are stood in for and then made to
-    # agree with the referee's observation (_online_reconcile); when the game ends, the
-    # referee's whole log (checked against the seed's commitment) replaces it.
-    def attach_online(self, session) -> None:
-        if self.online is not None:
-            self.leave_online()
-        self._offline_match = self.match
-        self.online = session
-        self.online_unconfirmed = 0
-        self.online_note = ""
-        self._online_started = False
-        session.update.connect(self.online_update)
-        session.connection.connect(self._online_connection)
-        session.refused.connect(self._online_refused)
-        session.ended.connect(self._online_ended)
-        self.status.emit(f"Online table {session.table}: you are seat {session.seat + 1}.")
-
-    def leave_online(self, restore: bool = True) -> None:
-        """Leave the table (the referee keeps the game); back to the game played here before."""
-        session, self.online = self.online, None
-        if session is None:
-            return
-        for signal, slot in ((session.update, self.online_update), (session.connection, self._online_connection),
-                             (session.refused, self._online_refused), (session.ended, self._online_ended)):
-            signal.disconnect(slot)
-        session.close()
-        self.online_unconfirmed, self.online_note = 0, ""
-        if restore and self._offline_match is not None:
-            self._install(self._offline_match)
-        self._offline_match = None
-
-    def online_update(self, view: dict) -> None:
-        """The seat's view from the referee: apply the entries not yet here, then make the
-        cards this seat cannot see agree with its observation."""
-        if self.online is None or view["status"] == "lobby":
-            return
-        if not self._online_started:   # the table's game replaces whatever was on screen
-            info = view["info"]
-            setup = info["setup"]
-            self._install(Match(TenDaysState, info["seats"], 0, setup))
-            self._online_started = True
-        for entry in view["entries"][len(self.match.log):]:
-            self._online_entry(entry)
-        if len(self.match.log) == view["n"] and view["observation"] is not None:
-            self._online_reconcile(view["observation"])
-        self._advance()
-        self.changed.emit()
-
-    def _online_entry(self, entry: dict) -> None:
-        g, me = self.game, self.online.seat
-        seat, phase, actor = g.current, g.phase, g.current_player()
-        if entry.get("hidden"):   # a draw into another's hand, or a move in another's rack
-            action = g.chance_outcomes()[0][0] if actor == CHANCE else g.legal_actions(actor)[0]
+    def _marks(self) -> tuple[dict[int, str], dict[int, str], list[str], str]:
+        """What the marked log line shows: {table slot: colour}, {day: colour}, the states to
+        outline on the map, and the colour (the player's)."""
+        entry, g = self._mark, self.game
+        if entry is None or g is None:
+            return {}, {}, [], ""
+        m = self.replaying or self.match
+        if entry.index >= len(m.log) or m.log[entry.index] is not entry:
+            return {}, {}, [], ""
+        try:   # online, the moves this seat could not see were stood in for: they may not replay
+            before = self.state_before(entry.index)
+        except IllegalActionError:
+            return {}, {}, [], ""
+        action = str(entry.action)
+        seat = before.current if entry.seat == CHANCE and before.pending != START else entry.seat
+        colour = self.seat_colour(seat)
+        if self.online is not None:   # only our own cards are known for sure here
+            seen = entry.index not in self._online_hidden and (entry.seat == CHANCE or seat == self.online.seat)
         else:
-            action = g.action_from_json(entry["action"])
-            if actor == CHANCE:
-                self._online_into_deck(action[len(CARD):])
-        self.match.apply(action)
-        if entry["seat"] == me:
-            self.online_unconfirmed = max(0, self.online_unconfirmed - 1)
-            self._note(g, seat, phase, action)
-        elif entry["seat"] != CHANCE and phase != DEAL and not entry.get("hidden"):
-            self._add_log(html.escape(entry["text"]) + ".")
+            seen = not self.hidden_here(entry, before)
+        table, days, states = {}, {}, []
+        card = None
+        if entry.seat == CHANCE:
+            card = action[len(CARD):] if seen else None
+            if before.pending == START:
+                table[1 + next(k for k, p in enumerate(before.piles) if not p)] = colour
+            else:
+                table[0] = colour
+        elif action == "draw":
+            table[0] = colour
+        elif action.startswith(("take:", "discard:")):
+            k = int(action.split(":")[1])
+            table[k] = colour
+            if self.online is None or seat == self.online.seat:
+                card = before.piles[k - 1][-1] if action.startswith("take:") else before.held
+        elif entry.index < DEAL_ENTRIES * before.players:   # "took ten cards": their days, if on screen
+            if self.shown_journey()[0] == entry.seat:
+                days = dict.fromkeys(range(DAYS), colour)
+        elif action.startswith("day:") and seen:
+            day = int(action[4:]) - 1
+            card = before.held
+            if self.shown_journey()[0] == entry.seat:
+                days[day] = colour
+        if card is not None and is_state(face_of(card)):
+            states.append(face_of(card))
+        return table, days, states, colour
+
+    # --- online play: what the frame's generic table play needs from this game --------------
+    # What others hold and the deck's order are unknown here: their hidden moves and draws
+    # are stood in for (the frame's online_stand_in) and then made to agree with the
+    # referee's observation (online_reconcile).
+    def _online_entry(self, entry: dict) -> None:
+        g = self.game
+        text = entry.get("text", "")   # the referee's words, not this screen's guess at hidden cards
+        if entry.get("hidden"):        # in the words of a game at one screen
+            name = g.names[g.current]
+            if entry["seat"] == CHANCE:
+                text = f"The deck gave {name} a card, face down"
+            elif g.phase == PLACE:
+                text = f"{name} placed the card on a day or kept the journey"
+        self._online_texts[entry["n"]] = text.rstrip(".")
+        self._online_states[entry["n"]] = g.clone()   # the log's marks: guessed moves do not replay
+        if entry.get("hidden"):
+            self._online_hidden.add(entry["n"])
+        if not entry.get("hidden") and g.current_player() == CHANCE:
+            self._online_into_deck(g.action_from_json(entry["action"])[len(CARD):])
+        super()._online_entry(entry)
 
     def _online_into_deck(self, card: str) -> None:
         """A card the deck gives us: if this screen had guessed it into another's hand,
@@ -643,10 +485,8 @@ class TenDaysMode(GameMode):
         g.deck[card] += 1
         g._draw(swap)
 
-    def _online_reconcile(self, obs: dict) -> None:
+    def online_reconcile(self, obs: dict) -> None:
         g, me = self.game, self.online.seat
-        if g.observation(me) == obs:
-            return
         g.piles = [list(p) for p in obs["piles"]]
         g.journeys[me] = list(obs["journey"])
         g.phase, g.current, g.turns, g.winner = obs["phase"], obs["current"], obs["turns"], obs["winner"]
@@ -682,50 +522,40 @@ class TenDaysMode(GameMode):
                 g.journeys[s][d] = card
         g.deck = Counter(spare[len(redeal):])
         if g.observation(me) != obs:
-            self.status.emit("This screen could not agree with the table; it goes on with the table's word.")
-
-    def _online_connection(self, up: bool) -> None:
-        self.online_note = "" if up else "Connection lost: reconnecting…"
-        if up:
-            self.status.emit("Reconnected; caught up with the table.")
-        self._refresh()
+            super().online_reconcile(obs)   # says so
 
     def _online_refused(self, reason: str) -> None:
-        self.online_unconfirmed = 0
-        self.status.emit(f"The table refused that move: {reason}")
-        self._advance()
+        self._queued = []
+        super()._online_refused(reason)
 
     def _online_ended(self, result: dict) -> None:
-        """The referee's whole log replaces this screen's guesses: a finished game like any other."""
-        table, seat = (self.online.table, self.online.seat) if self.online else ("", None)
-        self.leave_online(restore=False)
-        self._install(Match.from_json(result["save"], "the online table's log"))
+        seat = self.online.seat if self.online else None
+        super()._online_ended(result)
         if self.game.winner is None and seat is not None:   # no winner's journey to show: ours
             self.viewer = seat
-            self._refresh()
-        if result.get("problem"):
-            self.status.emit(f"Online game {table} over, but it does not check out: {result['problem']}")
-        else:
-            self.status.emit(f"Online game {table} over; the deck's seed checks out.")
+            self.refresh()
 
     # --- what people click --------------------------------------------------------------
     def _act(self, *actions: str) -> bool:
-        if not self.is_human_turn():
+        """One click: one action, or two (a drawn card dropped on a pile: keep, then discard)."""
+        if not self.act(actions[0]):
             return False
-        try:
-            for action in actions:
-                self._apply(action)
-        except IllegalActionError as e:
-            self.status.emit(str(e))
+        if self.online is not None:
+            self._queued = list(actions[1:])
+            return True
+        return all(self.act(a) for a in actions[1:])
+
+    def _not_now(self) -> bool:
+        """Clicks do nothing while it is not a person's turn here (a replay says why)."""
+        if self.is_human_turn():
             return False
-        self.status.emit("")  # an earlier "not now" message no longer applies
-        self.changed.emit()
-        self._advance()
+        if self.replaying is not None:
+            self.refuse("This is a replay: close it to play on.")
         return True
 
     def _day_clicked(self, slot: int) -> None:
         g = self.game
-        if not self.is_human_turn():
+        if self._not_now():
             return
         if g.phase == DEAL and g.journeys[g.current][slot] is not None:
             self.status.emit(f"Day {slot + 1} already has a card: choose an empty day.")
@@ -739,7 +569,7 @@ class TenDaysMode(GameMode):
 
     def _table_clicked(self, index: int) -> None:
         g = self.game
-        if not self.is_human_turn():
+        if self._not_now():
             return
         if index == 0:
             if g.phase == DRAW:
@@ -764,33 +594,49 @@ class TenDaysMode(GameMode):
                 self._act(f"discard:{pile}")
 
     def _keep_clicked(self) -> None:
-        if self.is_human_turn() and self.game.phase == PLACE:
+        if not self._not_now() and self.game.phase == PLACE:
             self._act("keep")
 
     def _hint_toggled(self, on: bool) -> None:
         self.hint_on = on
-        self._refresh()
+        self.refresh()
         self.changed.emit()
 
     # --- drawing --------------------------------------------------------------------------
     def shown_journey(self) -> tuple[int | None, list]:
-        """The seat whose journey is on screen and its cards (None: nobody's)."""
+        """The seat whose journey is on screen and its cards (None: nobody's). A winner's
+        journey is shown to all; a replay shows whose turn it is, cards and all."""
         g = self.game
-        if self.viewer is None:
+        if g is None:
             return None, [None] * DAYS
-        return self.viewer, g.journeys[self.viewer]
+        seat = self.viewer
+        if g.is_terminal() and g.winner is not None:
+            seat = g.winner
+        elif self.replaying is not None:
+            seat = g.current
+        if seat is None:
+            return None, [None] * DAYS
+        return seat, g.journeys[seat]
 
-    def _refresh(self) -> None:
+    def last_replaced(self, seat: int) -> int | None:
+        """The day `seat` replaced last (its first ten days are the deal)."""
+        days = [e.action for e in self.match.log if e.seat == seat and str(e.action).startswith("day:")]
+        return int(days[-1][4:]) - 1 if len(days) > DAYS else None
+
+    def refresh(self) -> None:
         g = self.game
         if g is None:
             return
         seat, journey = self.shown_journey()
         report = check_journey(journey) if seat is not None else None
         human_turn = self.is_human_turn()
+        replay = self.replaying is not None
         phase = g.phase
+        mark_table, mark_days, mark_states, mark_colour = self._marks()
 
         # the ten days
         bad_days = {d for p in (report.problems if report else ()) for d in range(p.first_day, p.last_day + 1)}
+        replaced = self.last_replaced(seat) if seat is not None and phase != DEAL else None
         slots = []
         for i, card in enumerate(journey):
             face = None if card is None else face_of(card)
@@ -799,10 +645,10 @@ class TenDaysMode(GameMode):
                 tip += [str(p) for p in report.problems if p.first_day <= i + 1 <= p.last_day and face]
             enabled = human_turn and (phase == PLACE or (phase == DEAL and card is None))
             outline = "bad" if (i + 1) in bad_days and card is not None and not (phase == DEAL) else None
-            if outline is None and seat is not None and self.last_replaced.get(seat) == i and phase != DEAL:
+            if outline is None and replaced == i:
                 outline = "new"
             slots.append(CardSlot(face, f"Day {i + 1}", down=seat is None, enabled=enabled, outline=outline,
-                                  tooltip="\n".join(tip)))
+                                  tooltip="\n".join(tip), frame=mark_days.get(i)))
         self.journey_row.set_slots(slots)
         if seat is None:
             self.strip_title.setText("Cards hidden")
@@ -810,14 +656,14 @@ class TenDaysMode(GameMode):
             name = self.seats[seat].name
             self.strip_title.setText("Your winning journey" if name == "You" else f"{name}'s winning journey")
         else:
-            self.strip_title.setText("Your ten days" if self.humans() == [seat]
+            self.strip_title.setText("Your ten days" if self.people() == [seat] and not replay
                                      else f"{self.seats[seat].name}'s ten days")
 
         # the table: deck and three discard piles
         empty = [k for k, p in enumerate(g.piles) if not p]
         table = [CardSlot(None, f"Deck ({g.deck_size()})", down=bool(g.deck),
                           enabled=human_turn and phase == DRAW and bool(g.deck),
-                          tooltip="The deck: draw its top card (D).")]
+                          tooltip="The deck: draw its top card (D).", frame=mark_table.get(0))]
         for k, pile in enumerate(g.piles):
             target = phase in (PLACE, DISCARD) and (not empty or k in empty)
             enabled = human_turn and ((phase == DRAW and bool(pile)) or target)
@@ -825,10 +671,12 @@ class TenDaysMode(GameMode):
             what = f"{self.cards.name(top)} on top" if top else "empty"
             tip = f"Discard pile {k + 1} ({PILE_KEYS[k]}), {len(pile)} card{'s' if len(pile) != 1 else ''}: {what}."
             table.append(CardSlot(top, f"Pile {k + 1} ({len(pile)})", enabled=enabled, tooltip=tip,
-                                  outline="pick" if human_turn and phase == DISCARD and empty and k in empty else None))
+                                  outline="pick" if human_turn and phase == DISCARD and empty and k in empty else None,
+                                  frame=mark_table.get(k + 1)))
         self.table_row.set_slots(table)
 
-        held = face_of(g.held) if (human_turn and g.held is not None) else None
+        shows_hand = human_turn or (replay and seat == g.current)
+        held = face_of(g.held) if (shows_hand and g.held is not None) else None
         caption = {DEAL: "Dealt", PLACE: "Drawn", DISCARD: "Discard"}.get(phase, "")
         self.hand_row.set_slots([CardSlot(held, caption, tooltip=self.cards.name(held) if held else "")])
         self.hand_row.setVisible(held is not None)
@@ -844,18 +692,19 @@ class TenDaysMode(GameMode):
         self.problems_label.setText(self._problems_html(seat, report))
         self.problems_area.setVisible(bool(self.problems_label.text()))
         self.problems_area.updateGeometry()
-        self.log_view.setHtml("<br>".join(self.log))
-        bar = self.log_view.verticalScrollBar()
-        bar.setValue(bar.maximum())
-        self.hint_box.setVisible(bool(self.humans()))
+        self.hint_box.setVisible(bool(self.people()) and not replay)
         self._draw_map(seat, journey, report)
+        if mark_states and self.active:
+            self.board.set_highlight(mark_states, mark_colour)
         self._show_win()
 
     def _hand_text(self, human_turn: bool, held: str | None) -> str:
-        if not human_turn or held is None:
+        if held is None:
             return ""
         name = self.cards.name(held)
         name = name[0].upper() + name[1:]
+        if not human_turn:   # a replay: what the player held, no prompt
+            return f"{name}, in {self.seats[self.game.current].name}'s hand."
         phase = self.game.phase
         if phase == DEAL:
             return f"{name}: click an empty day for it."
@@ -868,22 +717,27 @@ class TenDaysMode(GameMode):
         if g.is_terminal():
             if g.winner is None:
                 return "<b>The game stopped without a winner.</b>"
+            end = "" if self.replaying is not None else " Start a new game with Game \u203a New game."
             return (f"<b style='color:#e63946;font-size:15px'>10 DAYS!</b> {self._says(g.winner, 'wins', 'win')}"
-                    " with a valid journey. Start a new game with Game \u203a New game.")
+                    f" with a valid journey.{end}")
         name = html.escape(self.seats[g.current].name)
+        if self.replaying is not None:
+            what = {DEAL: "taking ten cards", DRAW: "to draw a card", PLACE: "to place the drawn card or keep",
+                    DISCARD: "to discard"}[g.phase]
+            return f"<b>Replay</b>, move {len(self.match.log)} of {len(self.replaying.log)}: <b>{name}</b> {what}."
         if not human_turn:
             if self.waiting_for is not None:
                 return f"Waiting for <b>{name}</b>."
             if g.phase == DEAL:
                 return f"<b>{name}</b> is taking ten cards\u2026"
-            last = self.turn_actions[-1] if self.turn_actions else ""
-            if g.phase == PLACE and last.startswith("take:"):
-                card = a_card(self.rules, face_of(g.held))
+            last = next((str(e.action) for e in reversed(self.match.log) if e.seat == g.current), "")
+            if g.phase == PLACE and last.startswith("take:") and g.held is not None:
+                card = a_card(self.travel, face_of(g.held))
                 return f"<b>{name}</b> took {card} from pile {last[5:]}\u2026"
             if g.phase == PLACE:
                 return f"<b>{name}</b> drew from the deck\u2026"
             return f"<b>{name}</b> is playing\u2026"
-        you = "You" if len(self.humans()) == 1 else name
+        you = "You" if len(self.people()) == 1 else name
         return {
             DEAL: f"<b>{you}</b>: put each card you are dealt on an empty day. Cards never move once placed.",
             DRAW: f"<b>{you}</b>: draw a card: click the deck (D) or a discard pile (Q, W, E).",
@@ -892,15 +746,21 @@ class TenDaysMode(GameMode):
                      + (" (an empty pile first)." if any(not p for p in g.piles) else "."),
         }[g.phase]
 
+    def _says(self, seat: int, verb: str, you_verb: str, escape: bool = True) -> str:
+        """ "Ada wins" but "You win": the default player's name is You."""
+        name = self.game.names[seat]
+        return f"{html.escape(name) if escape else name} {you_verb if name == 'You' else verb}"
+
     def _players_html(self) -> str:
         g = self.game
         rows = []
         for i, s in enumerate(self.seats):
             mark = "\u25b6 " if (i == g.current and not g.is_terminal()) else "&nbsp;&nbsp;&nbsp;"
-            kind = "" if s.human else f" <span style='color:#666'>({SEAT_KINDS.get(s.kind, s.kind).lower()})</span>"
+            swatch = f"<span style='color:{self.seat_colour(i)}'>\u25a0</span> "
+            kind = "" if s.human else f" <span style='color:#666'>({s.kind.removeprefix('ai:')} computer)</span>"
             won = " <b style='color:#e63946'>10 DAYS!</b>" if g.winner == i else ""
             you = " (you)" if self.online is not None and i == self.online.seat else ""
-            rows.append(f"{mark}<b>{html.escape(s.name)}</b>{you}{kind}{won}")
+            rows.append(f"{mark}{swatch}<b>{html.escape(s.name)}</b>{you}{kind}{won}")
         if self.online is not None:
             rows.insert(0, f"<span style='color:#666'>Online table <b>{html.escape(self.online.table)}</b></span>")
         return "<br>".join(rows)
@@ -912,7 +772,8 @@ class TenDaysMode(GameMode):
         if report.valid:
             return "<b style='color:#2a9d8f'>Valid journey!</b>"
         text = "<b>To fix:</b>"
-        if self.hint_on and self.seats[seat].human:  # first, so that it shows however short the panel
+        hint = self.hint_on and self.replaying is None and self.match.is_human(seat)
+        if hint:  # first, so that it shows however short the panel
             key = tuple(faces_of(g.journeys[seat]))
             if self._hint_cache is None or self._hint_cache[0] != key:
                 self._hint_cache = (key, changes_needed(list(key)))
@@ -990,7 +851,7 @@ class TenDaysMode(GameMode):
 
     def _car_via(self, a: str, z: str) -> str | None:
         """The third state the automobile is drawn through: the one nearest the straight line."""
-        options = self.rules.car_via(a, z)
+        options = self.travel.car_via(a, z)
         if not options:
             return None
         pa, pz = self.board.state_anchor(a), self.board.state_anchor(z)
@@ -1015,8 +876,6 @@ class TenDaysMode(GameMode):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        if self.pass_screen.isVisible():
-            self.pass_screen.setGeometry(self.rect())
         if self.win_banner.isVisible():
             self._show_win()
 
@@ -1028,62 +887,13 @@ class TenDaysMode(GameMode):
             c = self.cards.colours[colour]
             self.board.set_state_tooltip(code, f"Card colour: {c.name} {c.symbol}")
         self.board.set_fills(fills)
-        self._advance()
-
-    def on_deactivate(self) -> None:
-        self.ai_timer.stop()
+        super().on_activate()
 
     def on_state_clicked(self, code: str) -> None:
         c = self.cards.colours[self.cards.state_colour[code]]
-        nbs = sorted(self.rules.borders.neighbours(code))
+        nbs = sorted(self.travel.borders.neighbours(code))
         where = ", ".join(self.cards.name(n) for n in nbs) if nbs else "none (fly there)"
         self.status.emit(f"{self.cards.name(code)}: {c.name} card {c.symbol}; borders {where}.")
-
-    def save_state(self) -> dict | None:
-        if self.online is not None:   # this screen's guess at hidden cards is no game to resume
-            match = self._offline_match
-            return None if match is None else {**match.to_json(), "hint": self.hint_on}
-        if self.match is None:
-            return None
-        return {**self.match.to_json(), "hint": self.hint_on}  # the hint: this screen's option, not the game's
-
-    def load_state(self, state: dict) -> None:
-        if not isinstance(state, dict):
-            raise SaveError("10 Days in the USA: the saved game is not a mapping")
-        if state.get("game") != TenDaysState.spec.id:
-            raise SaveError(f"10 Days in the USA: this save holds no game of 10 Days (its game is {state.get('game')!r})")
-        match = Match.from_json(state, "10 Days in the USA: the saved game")
-        if any(kind not in SEAT_KINDS for kind in match.seats):
-            raise SaveError(f"10 Days in the USA: the seats must be among {', '.join(SEAT_KINDS)}, not {match.seats}")
-        match.resolve_chance()  # a log cut after a draw: the card comes now
-        if self.online is not None:
-            self.leave_online()
-        self._install(match, state.get("hint") is True)
-
-    def _undo_point(self) -> int | None:
-        """Where the person to move may go back to: their last action, within their own
-        turn, when no card has come from the deck since (a drawn card stays drawn)."""
-        if not self.is_human_turn() or self.online is not None:   # online, a move is on the record
-            return None
-        n = self.match.fair_undo_point(self.game.current)
-        if n is None or any(e.seat == CHANCE for e in self.match.log[n + 1:]):
-            return None
-        return n
-
-    def can_undo(self) -> bool:
-        """Within your own turn: taking a pile's top card (it was face up) or the choice of
-        day. A card drawn from the deck stays drawn, and a finished turn stays finished."""
-        return self._undo_point() is not None
-
-    def undo(self) -> None:
-        n = self._undo_point()
-        if n is None:
-            return
-        self.match.undo_to(n)
-        self._replay_log()
-        self._refresh()
-        self.changed.emit()
-        self.status.emit("Took back your last move.")
 
     def help_html(self) -> str:
         colours = ", ".join(f"{c.name} {c.symbol}" for k, c in self.cards.colours.items() if k != "white")
@@ -1140,9 +950,13 @@ state's name instead):</p>
 <li><b>D</b>: draw from the deck; <b>Q</b>, <b>W</b>, <b>E</b>: take from, or discard onto, pile 1, 2, 3</li>
 <li><b>1</b>-<b>9</b>, <b>0</b>: the day 1-9, 10 (place the dealt card, or replace that day)</li>
 <li><b>K</b>: keep your journey as it is</li>
-<li><b>Ctrl+Z</b> (Game \u203a Undo): take back taking a pile's top card, or your choice of day,
-before you discard; a card drawn from the deck stays drawn</li>
+<li><b>Ctrl+Z</b> (Game \u203a Undo): take back your last action (taking a pile's top card, your
+choice of day, your discard) while nobody else has played since; a card drawn from the deck
+stays drawn</li>
 </ul>
+<p>The move log beside the table lists every move, the computers' too (the deal is one line per
+player); point at a line to see the move on the table and the map. Another player's cards are
+never named there. Game \u203a Replay\u2026 steps through a saved or finished game.</p>
 <p>With several people at one screen, each turn starts with a "pass to" screen so that nobody
 sees another's cards. Computer players come in three levels: easy, medium and hard.</p>
 <h3>What is ours</h3>

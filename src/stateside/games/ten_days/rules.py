@@ -331,7 +331,9 @@ class TenDaysState(State):
             face = action[len(CARD):]
             if self.pending == START:
                 return f"{a_card(rules, face)} was turned up to start a discard pile"
-            return f"{name} was {'dealt' if self.pending == DEAL else 'drew'} {a_card(rules, face)}"
+            if self.pending == DEAL:
+                return f"{name} was dealt {a_card(rules, face)}"
+            return f"{name} drew {a_card(rules, face)} from the deck"
         kind, index = PARSED[action]
         held = a_card(rules, self.held) if self.held else "the card"
         if kind == "day" and self.phase == DEAL:

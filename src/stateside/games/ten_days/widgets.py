@@ -1,12 +1,14 @@
-"""Qt widgets of the 10 Days mode: painted cards and clickable rows of them."""
+"""Qt widgets of the 10 Days mode: painted cards, clickable rows of them, and the state labels
+lifted above the journey's lines."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QWidget
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QFrame, QGraphicsItem, QScrollArea, QSizePolicy, QWidget
 
+from stateside.board.items import LABEL, LABEL_FONT, TAB_FONT, CalloutTab, StateItem
 from stateside.games.ten_days.cards import CAR, CardSet, is_state, plane_colour
 
 CARD_RATIO = 1.4          # height / width
@@ -164,6 +166,7 @@ class CardSlot:
     outline: str | None = None   # "bad", "pick" or "new"
     tooltip: str = ""
     faded: bool = False
+    frame: str | None = None     # a player's colour: the move pointed at in the log
 
 
 OUTLINES = {"bad": BAD, "pick": PICK, "new": NEW}
@@ -226,6 +229,10 @@ class CardRow(QWidget):
             if slot.enabled and i == self._hover:
                 outline = PICK
             paint_card(p, r, slot.face, self.cards, down=slot.down, outline=outline, faded=slot.faded)
+            if slot.frame:   # around the card, apart from its own outline
+                p.setPen(QPen(QColor(slot.frame), 3.0))
+                p.setBrush(Qt.NoBrush)
+                p.drawRoundedRect(r.adjusted(-3.5, -3.5, 3.5, 3.5), 6, 6)
         p.end()
 
     def mouseMoveEvent(self, event) -> None:
@@ -272,3 +279,52 @@ class FitScrollArea(QScrollArea):
 
     def minimumSizeHint(self) -> QSize:
         return QSize(100, min(self.sizeHint().height(), 60))
+
+
+class LabelChip(QGraphicsItem):
+    """A state's label (or its tab's) again, on a patch of the state's own colour, above
+    the journey's lines, which end at the labels: the line stops at the label, which stays
+    readable. It draws the text as the board does, so it looks like the label itself."""
+
+    def __init__(self, state: StateItem, tab: CalloutTab | None = None):
+        super().__init__()
+        self.state, self.tab = state, tab
+        self.code = state.code
+        if tab is None:
+            self.font = LABEL_FONT
+            at = state.label_at
+            self.text_rect = QRectF(at.x() - 20, at.y() - 8, 40, 16)   # the board's label box
+        else:
+            self.font = TAB_FONT
+            self.text_rect = QRectF(tab.base_rect)
+            self.text_rect.moveCenter(tab.rect.center())
+        text = QFontMetricsF(self.font).boundingRect(self.text_rect, Qt.AlignCenter, self.code)
+        self.base = text.adjusted(-2, -0.5, 2, 0.5)
+        self.setAcceptedMouseButtons(Qt.NoButton)   # clicks, hovers and tips go to the state
+        self.setAcceptHoverEvents(False)
+
+    @property
+    def rect(self) -> QRectF:
+        """Where it is now: a tab shrinks about its centre when the map is zoomed."""
+        k = self.tab.scale_factor if self.tab is not None else 1.0
+        r = QRectF(0, 0, self.base.width() * k, self.base.height() * k)
+        r.moveCenter(self.base.center())
+        return r
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(self.base)   # the largest it gets
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.Antialiasing)
+        k = self.tab.scale_factor if self.tab is not None else 1.0
+        if k != 1.0:   # as the tab draws itself: scaled about its centre
+            c = self.base.center()
+            painter.translate(c)
+            painter.scale(k, k)
+            painter.translate(-c)
+        painter.setPen(Qt.NoPen)
+        painter.setBrush(self.state.current_fill())   # hovered states are lighter
+        painter.drawRoundedRect(self.base, 3, 3)
+        painter.setFont(self.font)
+        painter.setPen(LABEL)
+        painter.drawText(self.text_rect, Qt.AlignCenter, self.code)
