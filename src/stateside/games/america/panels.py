@@ -63,6 +63,15 @@ def paint_marker(p: QPainter, centre: QPointF, radius: float, colour: str, lette
     p.drawText(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius), Qt.AlignCenter, letter)
 
 
+def paint_frame(p: QPainter, rect: QRectF, colour: str) -> None:
+    """A thick frame in a player's colour on a dark edge, so that White and Silver show too."""
+    p.setBrush(Qt.NoBrush)
+    p.setPen(QPen(QColor("#1b1b1b"), 5.0))
+    p.drawRoundedRect(rect, 3, 3)
+    p.setPen(QPen(QColor(colour), 3.0))
+    p.drawRoundedRect(rect, 3, 3)
+
+
 class BarsWidget(QWidget):
     """Three rows in scoring order: the year bar, the state row (the east/west hint and the
     map's No Exact spaces) and the number bar, each ending in its No Exact pair.
@@ -78,6 +87,7 @@ class BarsWidget(QWidget):
         self._hover: tuple[str, str] | None = None
         self._cursor: tuple[str, str] | None = None  # keyboard cursor
         self._sizes: dict[str, float] = {}
+        self.flash: tuple[tuple[str, str], str] | None = None   # a space framed for a logged move
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.StrongFocus)
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed)
@@ -98,6 +108,11 @@ class BarsWidget(QWidget):
 
     def set_hint(self, text: str) -> None:
         self.hint = text
+        self.update()
+
+    def set_flash(self, key: tuple[str, str] | None, colour: str = "") -> None:
+        """Frame one space in a player's colour (the move under the pointer in the log)."""
+        self.flash = (key, colour) if key is not None else None
         self.update()
 
     # --- geometry ---------------------------------------------------------------------
@@ -169,6 +184,8 @@ class BarsWidget(QWidget):
         self._sizes = {section: self._fitting_size(section, cells) for section in ("year", "number")}
         for (section, space), rect in cells.items():
             self._paint_cell(p, section, space, rect)
+        if self.flash is not None and self.flash[0] in cells:
+            paint_frame(p, cells[self.flash[0]].adjusted(1, 1, -1, -1), self.flash[1])
         if self._cursor and self.hasFocus() and self._cursor in cells:
             p.setPen(QPen(KEY_CURSOR, 2.0, Qt.DashLine))
             p.setBrush(Qt.NoBrush)
@@ -330,6 +347,7 @@ class ScoreTrack(QWidget):
         super().__init__(parent)
         self.rows: list[TrackRow] = []
         self.row_h, self.bar_h = self.ROW, self.BAR_H
+        self.flash: int | None = None    # a row framed for a logged move (its player)
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed)
 
     def set_rows(self, rows: list[TrackRow]) -> None:
@@ -341,6 +359,10 @@ class ScoreTrack(QWidget):
         self.setToolTip("\n".join(f"{r.name}: {r.who}, {r.score} points, {r.in_hand} marker"
                                    f"{'s' if r.in_hand != 1 else ''} in hand, {r.waiting} waiting"
                                    for r in self.rows))
+        self.update()
+
+    def set_flash(self, row: int | None) -> None:
+        self.flash = row
         self.update()
 
     def fractions(self) -> list[float]:
@@ -415,6 +437,8 @@ class ScoreTrack(QWidget):
             p.setPen(QColor("#1b1b1b"))
             p.drawText(QRectF(w - 44, y, 42, self.row_h - 2), Qt.AlignRight | Qt.AlignVCenter,
                        str(row.score) if not row.showdown else f"{row.score}\u2009+{row.showdown}")
+        if self.flash is not None and 0 <= self.flash < len(self.rows):
+            paint_frame(p, QRectF(1.5, 2 + self.flash * self.row_h, w - 3, self.row_h - 2), self.rows[self.flash].colour)
         p.end()
 
 
@@ -513,3 +537,34 @@ class ChoiceCard(QFrame):
             self.clicked.emit()
         else:
             super().keyPressEvent(event)
+
+
+class OutlineItem(QGraphicsPathItem):
+    """A state's outline (or a ring around a marker) in a player's colour on a dark edge:
+    the move under the pointer in the log, shown on the map."""
+
+    def __init__(self, path: QPainterPath, colour: str, width: float = 3.0):
+        super().__init__(path)
+        self.colour = QColor(colour)
+        self.width = width
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setAcceptHoverEvents(False)
+        self.setPen(QPen(self.colour, width + 2.5))   # the bounding rect allows for the edge
+
+    @classmethod
+    def for_state(cls, polygons, colour: str) -> "OutlineItem":
+        return cls(polygons_path(polygons), colour)
+
+    @classmethod
+    def ring(cls, centre: QPointF, radius: float, colour: str) -> "OutlineItem":
+        path = QPainterPath()
+        path.addEllipse(centre, radius, radius)
+        return cls(path, colour, 3.5)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.Antialiasing)
+        painter.setBrush(Qt.NoBrush)
+        painter.setPen(QPen(QColor("#1b1b1b"), self.width + 2.5, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+        painter.drawPath(self.path())
+        painter.setPen(QPen(self.colour, self.width, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+        painter.drawPath(self.path())

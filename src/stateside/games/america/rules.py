@@ -759,8 +759,10 @@ class AmericaGame(State):
             "showdown": None if self.showdown is None else list(self.showdown),
             "showdown_points": [list(r) for r in self.showdown_points],
             "winner": self.winner,
+            # a scored card's markers and passes stay public (the last one placed scores the card)
             "results": [{"topic": r.topic, "offered": list(r.offered), "start_player": r.start_player,
-                         "showdown": r.showdown, "points": [[s, p] for s, p in r.points.items()]}
+                         "showdown": r.showdown, "points": [[s, p] for s, p in r.points.items()],
+                         "events": [[e.player, e.kind, e.section, e.space] for e in r.events]}
                         for r in self.results],
             "box": len(self.pool) + self.box_left,
         }

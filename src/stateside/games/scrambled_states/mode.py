@@ -37,7 +37,7 @@ from stateside.errors import IllegalActionError, SaveError
 from stateside.games.scrambled_states.ai import LEVELS
 from stateside.games.scrambled_states.cards import load_cards
 from stateside.games.scrambled_states.rules import (
-    FACE_NAMES, FACE_UP, Action, Advance, Roll, ScrambledStates, Settings, Turn, buzz, no_match, slap,
+    FACE_NAMES, FACE_UP, Action, Advance, Event, Roll, ScrambledStates, Settings, Turn, buzz, no_match, slap,
 )
 from stateside.games.scrambled_states.widgets import DIE_LABELS, WON_MS, CardTable, CenterCard, DieWidget
 
@@ -260,6 +260,13 @@ class ScrambledStatesMode(GameMode):
         self.replay_bar = ReplayBar()
         self.replay_bar.moved.connect(self.replay_to)
         self.replay_bar.closed.connect(self.stop_replay)
+        # Online (an OnlineSession while at a table; see attach_online): the referee's log is
+        # the game and the local clock only displays it.
+        self.online = None
+        self.online_sent: list[tuple[int, list, str]] = []   # our moves not yet confirmed: (round, json, words)
+        self.online_note = ""
+        self._online_started = False
+        self._offline: tuple[Match, bool] | None = None      # the game on screen before: (match, started)
         self._build()
         self.board.installEventFilter(self)
         self.start_game(build_match(self.choice, random.randrange(1 << 30)))
@@ -400,7 +407,9 @@ class ScrambledStatesMode(GameMode):
         return self.clock_base + (int(self.clock.elapsed()) if self.running else 0)
 
     def toggle_run(self) -> None:
-        if self.replaying is not None:
+        if self.online is not None:
+            self._say(ONLINE_NO_PAUSE if self._online_started else self.banner.text())
+        elif self.replaying is not None:
             self._say("This is a replay: close it to play on.")
         elif self.game is None or self.game.is_terminal():
             self.new_game()
@@ -419,7 +428,7 @@ class ScrambledStatesMode(GameMode):
         self._update()
 
     def pause(self) -> None:
-        if not self.running:
+        if not self.running or self.online is not None:   # the table's clock is the referee's
             return
         self._catch_up(self.now())
         self.clock_base = self.now()
@@ -429,13 +438,12 @@ class ScrambledStatesMode(GameMode):
         self._update()
 
     # ---------------------------------------------------------------- game setup
-    def start_game(self, match: Match) -> None:
+    def _show_match(self, match: Match) -> None:
+        """Put `match` on screen as it is, stopped: the table, the move log, the clock."""
         self.tick.stop()
         if self.replaying is not None:
             self._end_replay()
         self.match = match
-        match.resolve_chance()   # the deal: 15 cards, the center card and the die
-        settings = self.game.settings
         self.won_timer.stop()
         self.recent, self.center_won, self.table.won, self.table.flashes = [], None, {}, {}
         self.pointed, self._pinned = None, None
@@ -446,6 +454,11 @@ class ScrambledStatesMode(GameMode):
         self.started = False
         self._fill_log()
         self._map_key = None
+
+    def start_game(self, match: Match) -> None:
+        match.resolve_chance()   # the deal: 15 cards, the center card and the die
+        self._show_match(match)
+        settings = self.game.settings
         party = bool(settings.buzzer_seats)
         keys = " and ".join(f"{settings.players[s].split(' (')[0]} presses {BUZZER_LABELS[i]}"
                             for i, s in enumerate(settings.buzzer_seats))
@@ -459,6 +472,9 @@ class ScrambledStatesMode(GameMode):
         self.changed.emit()
 
     def new_game(self) -> None:
+        if self.online is not None:
+            self._say(f"You are at the online table {self.online.table}: Game \u203a Leave the online table first.")
+            return
         self.pause()   # a dialog over a real-time game: the clock stops
         dialog = ScrambledSetup(self.choice, self)
         if dialog.exec() != ScrambledSetup.Accepted:
@@ -471,9 +487,13 @@ class ScrambledStatesMode(GameMode):
         return self._live[0] if self._live is not None else self.match
 
     def has_game(self) -> bool:
+        if self.online is not None:   # the autosave keeps the game played here before
+            return self._offline is not None and self._offline[1]
         return self._live_match() is not None and self.started
 
     def save_state(self) -> dict | None:
+        if self.online is not None:   # this screen's copy of an online table is no game to resume
+            return self._offline[0].to_json() if self.has_game() else None
         if self._live_match() is None or not self.started:
             return None
         if self.replaying is None:
@@ -488,6 +508,8 @@ class ScrambledStatesMode(GameMode):
 
     def load_state(self, state: dict) -> None:
         match = self.match_from_save(state, "Scrambled States save")   # the game is replaced only once it loaded
+        if self.online is not None:
+            self.leave_online(restore=False)
         self.start_game(match)
         self.started = True
         self._say("Game resumed where you left it. Press Resume (or Space) when ready.")   # panel and status bar agree
@@ -520,6 +542,8 @@ class ScrambledStatesMode(GameMode):
     def _actor(self) -> int | None:
         """The person a click or Space belongs to: the one person, or in a party the buzz holder."""
         g = self.game
+        if self.online is not None:
+            return self.online.seat
         if not g.settings.buzzer_seats:
             people = self.match.humans()
             return people[0] if people else None
@@ -534,6 +558,9 @@ class ScrambledStatesMode(GameMode):
             return
         if g.is_terminal():
             self._say("The game is over: start a new one.")
+            return
+        if self.online is not None:
+            self._online_act(make)
             return
         if not self.running:
             self._say("Press Start (or Space) first." if not self.started
@@ -559,7 +586,7 @@ class ScrambledStatesMode(GameMode):
 
     def press_buzzer(self, index: int) -> None:
         g = self.game
-        if g is None or index >= len(g.settings.buzzer_seats) or self.replaying is not None:
+        if g is None or index >= len(g.settings.buzzer_seats) or self.replaying is not None or self.online:
             return
         if not self.running:
             self._say("Press Start (or Space) first.")
@@ -587,6 +614,179 @@ class ScrambledStatesMode(GameMode):
             self._say(f"{self.cards[code].name} is not on the table: slap one of the outlined states.")
             return
         self.slap_card(code)
+
+    # ---------------------------------------------------------------- online play
+    # A session (stateside.app.online.OnlineSession) has: seat, table, send(json, round=N),
+    # leave(), close() and the signals update(view), connection(bool), refused(str),
+    # ended(result). The referee runs the table's clock: its log (every deadline, every
+    # computer's slap, as entries) is applied here in order and the local clock only
+    # displays it; a person's move goes to the referee, which stamps it on arrival.
+    def _people(self) -> list[int]:
+        """The seats played at this screen (online: only ours)."""
+        if self.online is not None:
+            return [self.online.seat] if self.online.seat is not None else []
+        return self.match.humans() if self.match is not None else []
+
+    def attach_online(self, session) -> None:
+        if self.online is not None:
+            self.leave_online()
+        if self.replaying is not None:
+            self._end_replay()
+        self.pause()   # the game here waits, as it was (the autosave keeps it)
+        self._offline = (self.match, self.started)
+        self.online = session
+        self.online_sent, self.online_note = [], ""
+        self._online_started = False
+        session.update.connect(self.online_update)
+        session.connection.connect(self._online_connection)
+        session.refused.connect(self._online_refused)
+        session.ended.connect(self._online_ended)
+        self._set_banner("info", f"Online table {session.table}: waiting for the other players\u2026")
+        self.status.emit(f"Online table {session.table}: you are seat {session.seat + 1}.")
+        self._update()
+
+    def leave_online(self, restore: bool = True) -> None:
+        """Leave the table (the referee frees the seat and revokes its credentials; a game
+        already over is only closed); back to the game played here before."""
+        session, self.online = self.online, None
+        if session is None:
+            return
+        for signal, slot in ((session.update, self.online_update), (session.connection, self._online_connection),
+                             (session.refused, self._online_refused), (session.ended, self._online_ended)):
+            signal.disconnect(slot)
+        problem = session.leave()
+        if problem:
+            self.status.emit(f"Leaving the table {session.table}: {problem}")
+        self.online_sent, self.online_note = [], ""
+        self.running = False
+        offline, self._offline = self._offline, None
+        if restore and offline is not None:
+            match, started = offline
+            self._show_match(match)
+            self.started = started
+            self._set_banner("info", f"You left the online table {session.table}. Back to your game"
+                             + (", paused: press Resume (or Space) to play on." if started else ": press Start."))
+            self._update()
+            self.changed.emit()
+
+    def online_update(self, view: dict) -> None:
+        """The seat's view from the referee: apply the entries not yet here, in order."""
+        if self.online is None:
+            return
+        info = view.get("info") or {}
+        if not self._online_started:   # the table's game replaces whatever was on screen
+            if "seats" not in info or "setup" not in info:
+                return   # the table's sync has not come yet
+            self._online_started = True
+            self._show_match(Match(self.rules, info["seats"], 0, info["setup"]))
+            self.started = True
+        for entry in view["entries"][len(self.match.log):]:
+            if not self._online_entry(entry):
+                break
+        g = self.game
+        playing = view["status"] == "playing" and not g.is_terminal()
+        self.clock_base = g.now()   # the display runs on from the referee's latest time
+        self.clock.start()
+        self.running = playing
+        self._update()
+        if view["status"] == "lobby":   # a seat is empty: the referee's clock stands still
+            joined = {int(k) for k in (info.get("joined") or {})}
+            waiting = [g.name(s) for s in range(g.num_players) if s not in joined and info.get("seats", [])[s:s + 1] == ["human"]]
+            who = " and ".join(waiting) or "the other players"
+            self._set_banner("info", f"Online table {self.online.table}: waiting for {who}\u2026"
+                             + (" The game goes on when the seat is taken again (by the table code)."
+                                if len(self.match.log) > FACE_UP else ""))
+        self.changed.emit()
+
+    def _online_entry(self, entry: dict) -> bool:
+        """One entry of the referee's log, applied here; False if this screen cannot follow."""
+        g = self.game
+        try:
+            if entry.get("hidden"):   # no move of this game is hidden from a seat; should one be, the first outcome stands in
+                outcomes = g.chance_outcomes()
+                action = outcomes[0][0] if outcomes else g.legal_actions(entry["seat"])[0]
+            else:
+                action = g.action_from_json(entry["action"])
+            done = self.match.apply(action)
+        except (IllegalActionError, ValueError, IndexError, KeyError, TypeError) as e:
+            self.status.emit(f"This screen could not follow the table at move {entry.get('n')}: {e}")
+            return False
+        note = entry.get("text")
+        if note and note != done.text and not entry.get("hidden"):
+            # The referee's own words on a move ("Round 2 is void: the table changed referee
+            # mid-round."): shown in the banner and the move log like the game's events.
+            r = self.game.round
+            done.events.append(Event(self.game.now(), "void", note, round=r.number if r else 0))
+        if entry.get("seat") == self.online.seat and self.online_sent:
+            self.online_sent.pop(0)   # the referee took our oldest move
+        return True
+
+    def _online_act(self, make) -> None:
+        """A person's slap or No Match: sent to the referee with the round it is for, and
+        shown as sent until the referee's entry (or its refusal) comes back."""
+        g = self.game
+        seat = self.online.seat
+        if not self._online_started or not self.running:
+            self._say(self.banner.text() if not self._online_started else "The table is waiting for a player.")
+            return
+        r = g.round
+        if r is None or g.to_draw:
+            self._say("Wait for the next card and the die.")
+            return
+        if g.is_barred(seat):   # the referee's own entry barred us: no need to ask it
+            self._say("You slipped: you sit out the rest of this round.")
+            return
+        action = make(seat, g.now())   # the time is the referee's to stamp; this one is ignored
+        self._send_online(action, r.number)
+
+    def _send_online(self, action, round_number: int) -> None:
+        """Send our move for round `round_number` and show it as sent."""
+        g = self.game
+        data = g.action_to_json(action)
+        what = (f"your slap on {self.cards[action.card].name}" if action.kind == "slap" and action.card
+                else "your No Match" if action.kind == "no-match" else "your buzz")
+        self.online_sent.append((round_number, data, what))
+        self.online.send(data, round=round_number)
+        if action.kind == "slap" and action.card:
+            self.table.flash([action.card], "#ffb703")
+        self._update()
+
+    def _show_online_state(self) -> None:
+        if self.online_note:
+            self._set_banner("slip", self.online_note)
+        elif self.online_sent:
+            _, _, what = self.online_sent[-1]
+            self._set_banner("pending", f"Sent: {what}\u2026 (the table decides who was first)")
+
+    def _online_refused(self, reason: str) -> None:
+        what = self.online_sent.pop(0)[2] if self.online_sent else "your move"
+        text = f"The table refused {what}: {reason}"
+        self._set_banner("slip", text[0].upper() + text[1:])
+        self.status.emit(text)
+
+    def _online_connection(self, up: bool) -> None:
+        self.online_note = "" if up else "Connection lost: reconnecting\u2026"
+        if up:
+            self._set_banner("info", "Reconnected; caught up with the table.")
+            self.status.emit("Reconnected; caught up with the table.")
+        else:
+            self._show_online_state()
+
+    def _online_ended(self, result: dict) -> None:
+        """The referee's whole log replaces this screen's copy: a finished game like any other."""
+        table = self.online.table if self.online else ""
+        self.leave_online(restore=False)
+        match = Match.from_json(result["save"], "the online table's log")
+        self._show_match(match)
+        self.started = True
+        over = [ev.text for entry in match.log for ev in entry.events if ev.kind == "game-over"]
+        self._set_banner("game-over", (over[-1] if over else "The game is over.") + " Press New game to play again.")
+        self._update()
+        if result.get("problem"):
+            self.status.emit(f"Online game {table} over, but it does not check out: {result['problem']}")
+        else:
+            self.status.emit(f"Online game {table} over; the deck's seed checks out.")
+        self.changed.emit()
 
     # ---------------------------------------------------------------- keys
     def eventFilter(self, obj, event) -> bool:
@@ -639,7 +839,7 @@ class ScrambledStatesMode(GameMode):
         """Let the game reach game time `now`: every computer slap and deadline on the
         way, in time order, then the clock itself."""
         m = self.match
-        if m is None or self.replaying is not None:
+        if m is None or self.replaying is not None or self.online is not None:   # online: the referee's clock
             return
         for _ in range(1000):
             m.resolve_chance()
@@ -658,7 +858,8 @@ class ScrambledStatesMode(GameMode):
 
     def _schedule(self) -> None:
         self.tick.stop()
-        if not self.running or self.match is None or self.match.is_over() or self.replaying is not None:
+        if (not self.running or self.match is None or self.match.is_over() or self.replaying is not None
+                or self.online is not None):
             return
         t, actions = next_step(self.match)
         if actions:
@@ -724,6 +925,9 @@ class ScrambledStatesMode(GameMode):
     # ---------------------------------------------------------------- replays
     def start_replay(self, match: Match) -> None:
         """Step through `match` on this board, read-only; the game in progress waits, paused."""
+        if self.online is not None:   # the table goes on: a replay would hide it
+            self._say("A replay waits until the online game is over (or you leave the table).")
+            return
         self.pause()
         self.tick.stop()
         self.won_timer.stop()
@@ -825,7 +1029,8 @@ class ScrambledStatesMode(GameMode):
             self.center_card.show_card(None, "Game over")
             self.die.show_face(None)
         elif not self.running:
-            self.center_card.show_card(None, "Paused" if self.started else "Press Start")
+            self.center_card.show_card(None, "Waiting" if self.online is not None
+                                       else "Paused" if self.started else "Press Start")
             self.die.show_face(None)
         elif phase in ("rolling", "dealing"):
             if self.center_won:
@@ -838,12 +1043,15 @@ class ScrambledStatesMode(GameMode):
             self.center_card.show_card(g.center)
             self.die.show_face(g.face)
         self.no_match_button.setEnabled(live)
-        self.start_button.setVisible(True)
+        online = self.online is not None   # nobody pauses an online race, nor starts another game in it
+        self.start_button.setVisible(not online)
         self.start_button.setText("New game" if g.is_terminal() else "Pause" if self.running
                                   else "Resume" if self.started else "Start")
-        self.new_button.setVisible(not g.is_terminal())
+        self.new_button.setVisible(not g.is_terminal() and not online)
+        if online and (self.online_sent or self.online_note):
+            self._show_online_state()
         barred = {p for p in range(g.num_players) if g.is_barred(p)} if live else set()
-        people = self.match.humans()
+        people = self._people()
         faded = set(g.face_up_cards()) if (barred and all(p in barred for p in people)) else set()
         self.table.setCursor(Qt.PointingHandCursor)
         self._draw_table(barred, faded, show_center=self.running and phase in ("open", "closing"))
@@ -862,6 +1070,8 @@ class ScrambledStatesMode(GameMode):
             self.round_label.setText(f"Round {r.number}<br>Draw pile: {left} card{'s' if left != 1 else ''}")
         else:
             self.round_label.setText(f"Draw pile: {len(g.draw)} cards left")
+        if self.online is not None and self.replaying is None:   # the code others join by
+            self.round_label.setText(self.round_label.text() + f"<br>Table <b>{self.online.table}</b>")
         self.table.set_slots(g.face_up, faded)
         self._scoreboard(barred)
         self._show_final(g.is_terminal())
@@ -907,7 +1117,7 @@ class ScrambledStatesMode(GameMode):
             elif holder == p:
                 state = "<b style='color:#b07d00'>buzzed</b>"
             name = f"<span style='color:{self.seat_colour(p)}'>\u25a0</span> {html.escape(seat_name)}"
-            if self.match.is_human(p):
+            if p in self._people():
                 name = f"<b>{name}</b>"
             rows.append(f"<tr><td>{name}</td><td style='color:#1d3557; font-size:10px'>{bar}</td>"
                         f"<td align='right'><b>{n}</b></td><td>{state}</td></tr>")
@@ -997,7 +1207,7 @@ class ScrambledStatesMode(GameMode):
         for line in self._lines(log, self.seen):
             self.log_panel.append(line)
         self.seen = len(log)
-        people = set(self.match.humans())
+        people = set(self._people())
         for ev in new:
             kind = ev.kind
             if kind == "reveal":
@@ -1064,6 +1274,9 @@ class ScrambledStatesMode(GameMode):
         self._set_banner("buzz", f"{g.name(g.buzz_holder())} buzzed: pick a card or No Match \u2013 {left:.1f} s")
 
 
+
+ONLINE_NO_PAUSE = ("An online race cannot be paused: the table's clock runs for everyone. "
+                   "Game \u203a Leave the online table to stop.")
 
 HELP_HTML = """
 <h2>Scrambled States</h2>
@@ -1132,6 +1345,12 @@ so you can study the cards; the computers still play at their level.</p>
 <p>Two people share the keyboard: player 1 buzzes with <b>A</b>, player 2 with <b>L</b>. The first to buzz then
 has {buzz_s} seconds to click a card, the center card, or No Match; running out of time counts as a slip slap. Computer opponents can
 join a party; they hold back while a person has the buzzer.</p>
+<h3>Online</h3>
+<p><i>Game &gt; Play online&hellip;</i> seats each player at their own screen (computers are run by the
+server). The server's clock decides: the first slap to <b>arrive</b> wins, so play on a server near everyone.
+Your slap shows as <i>sent</i> until the table confirms it; one that arrives after its round ended is refused
+and the message says so. An online race cannot be paused; <i>Game &gt; Leave the online table</i> gives your
+seat up (the others wait until someone takes it with the table code).</p>
 <h3>The move log and replays</h3>
 <p>The panel lists every move, newest last, in its player's colour: each round as the die lands,
 every slap, call and buzz (the computers' too) and who won which card. Point at a line to see its cards

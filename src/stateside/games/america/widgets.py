@@ -1,0 +1,160 @@
+"""America's Qt helpers around the game: the topics already played (remembered between
+games, so that no card comes back before the box has gone round), and the decks a player
+adds (Game > Add deck... / Remove deck...: checked card by card, copied into the config
+folder, their cards joining the box of new games)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths
+from PySide6.QtGui import QAction
+
+from stateside.app.main import config_dir
+from stateside.data.saves import write_json_atomic
+from stateside.errors import DataError
+from stateside.games.america import deck as decks
+from stateside.games.america import rules
+from stateside.games.america.rules import AmericaGame
+
+HISTORY_FILE = "america-used-topics.json"
+
+
+def history_path() -> Path:
+    """Where the topics already played are remembered between games."""
+    base = os.environ.get("STATESIDE_CONFIG_DIR") or QStandardPaths.writableLocation(
+        QStandardPaths.AppDataLocation) or str(Path.home() / ".stateside")
+    return Path(base) / HISTORY_FILE
+
+
+def read_history() -> list[str]:
+    try:
+        data = json.loads(history_path().read_text(encoding="utf-8"))
+        used = data.get("used", []) if isinstance(data, dict) else []
+        return [t for t in used if isinstance(t, str)]
+    except (OSError, ValueError):
+        return []   # no history yet, or unreadable: every topic counts as fresh
+
+
+def write_history(used: list[str]) -> None:
+    try:
+        write_json_atomic(history_path(), {"used": used})
+    except OSError:
+        pass        # the history only avoids repeats; a game never fails over it
+
+
+# --- user decks ---------------------------------------------------------------------------
+
+def decks_dir() -> Path:
+    """Where added decks are kept (copies of the players' files), one file per deck."""
+    return config_dir() / "decks"
+
+
+def install_user_decks() -> list[str]:
+    """Register every deck in decks_dir() with the deck module, so that new games and
+    computer players look their cards up; a deck that no longer loads is left out and
+    its error returned."""
+    found, errors = {}, []
+    folder = decks_dir()
+    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        try:
+            found[path.stem] = decks.load_user_deck(path, path.stem)
+        except DataError as e:
+            errors.append(str(e))
+    if found != decks.user_decks():
+        decks.set_user_decks(found)
+        # the rules and computer players cache the deck they look topics up in
+        rules.bundled_deck.cache_clear()
+        rules.bundled_topics.cache_clear()
+        rules.bundled_box_plan.cache_clear()
+    return errors
+
+
+def rules_on(cards: tuple) -> type[AmericaGame]:
+    """AmericaGame bound to one deck: a game keeps the deck it began with when it is
+    replayed (undo), even if a deck is added or removed meanwhile."""
+    class OnDeck(AmericaGame):
+        @classmethod
+        def new(cls, setup: dict) -> AmericaGame:
+            return cls(setup, deck=cards)
+    return OnDeck
+
+
+class DeckMenu:
+    """The deck commands of the America mode's Game menu (mixed into the mode: a QWidget
+    with a `status` signal and `game`)."""
+
+    # --- user decks ---------------------------------------------------------------------
+    def game_menu_actions(self) -> list:
+        if not self._menu_actions:
+            add = QAction("Add deck\u2026", self)
+            add.setToolTip("Add your own America cards (a YAML file in the deck format)")
+            add.triggered.connect(self.ask_add_deck)
+            remove = QAction("Remove deck\u2026", self)
+            remove.triggered.connect(self.ask_remove_deck)
+            self._menu_actions = [add, remove]
+        self._menu_actions[1].setEnabled(bool(decks.user_decks()))
+        return list(self._menu_actions)
+
+    def ask_add_deck(self) -> None:
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+        path, _ = QFileDialog.getOpenFileName(self, "Add an America deck", str(Path.home()),
+                                              "America decks (*.yaml *.yml);;All files (*)")
+        if not path:
+            return
+        try:
+            self.add_deck(path)
+        except DataError as e:
+            QMessageBox.warning(self, "Cannot add this deck", str(e))
+
+    def add_deck(self, path) -> str:
+        """Check a deck file and install a copy; new games draw its cards too. Raises
+        DataError naming the file, card and field of the first problem."""
+        path = Path(path)
+        name = decks.deck_name(path)
+        cards = decks.load_user_deck(path, name)
+        target = decks_dir() / f"{name}.yaml"
+        if target.exists():
+            raise DataError(f"{path}: a deck called '{name}' is already installed; remove it first "
+                            f"(Game > Remove deck\u2026) or give the file another name")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+        except OSError as e:
+            raise DataError(f"{path}: cannot be copied to {target} ({e.strerror or e})") from None
+        install_user_decks()
+        self.game_menu_actions()
+        text = (f"Added the deck '{name}': {len(cards)} card{'s' if len(cards) != 1 else ''}. "
+                f"New games draw from it and the bundled deck.")
+        self.status.emit(text)
+        return text
+
+    def ask_remove_deck(self) -> None:
+        from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+        names = sorted(decks.user_decks())
+        if not names:
+            QMessageBox.information(self, "Remove a deck", "No deck has been added.")
+            return
+        name, ok = QInputDialog.getItem(self, "Remove a deck", "Deck to remove:", names, 0, False)
+        if ok and name:
+            self.remove_deck(name)
+
+    def remove_deck(self, name: str) -> str:
+        target = decks_dir() / f"{name}.yaml"
+        if name not in decks.user_decks() and not target.exists():
+            raise DataError(f"no deck called '{name}' is installed")
+        try:
+            target.unlink(missing_ok=True)
+        except OSError as e:
+            raise DataError(f"{target}: cannot be removed ({e.strerror or e})") from None
+        install_user_decks()
+        self.game_menu_actions()
+        text = f"Removed the deck '{name}'."
+        if self.game is not None and any(decks.user_deck_of(t) == name for t in self.game.drawn):
+            text += " This game plays on with its cards; once closed it opens only with the deck added again."
+        self.status.emit(text)
+        return text

@@ -1,0 +1,38 @@
+"""What the app's online tests share: a real nats-server with a referee in its own thread
+(as `stateside server` runs one). Import the `server` fixture by name:
+`from online_support import RefereeThread, server  # noqa: F401`."""
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from stateside.online.referee import Referee
+from stateside.online.server import NatsServer
+
+
+class RefereeThread:
+    """A referee in its own thread and event loop, as `stateside server` runs one."""
+
+    def __init__(self, srv: NatsServer):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.referee = Referee(srv.referee_url(), authorizer=srv.authorizer, allow_chosen_seed=True)
+        asyncio.run_coroutine_threadsafe(self.referee.start(), self.loop).result(20)
+
+    def stop(self):
+        asyncio.run_coroutine_threadsafe(self.referee.stop(), self.loop).result(20)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A nats-server with JetStream on a free port of 127.0.0.1, and a referee on it."""
+    srv = NatsServer(tmp_path / "nats").start()
+    ref = RefereeThread(srv)
+    yield srv
+    ref.stop()
+    srv.stop()
