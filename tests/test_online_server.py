@@ -118,3 +118,13 @@ def test_online_modules_load_no_qt():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == ""
+
+
+def test_a_server_nobody_runs_is_reported_in_seconds():
+    """nats-py on its own tries 60 times, 2 s apart: a mistyped address took two minutes."""
+    from stateside.online.server import free_port
+
+    start = time.monotonic()
+    with pytest.raises(C.OnlineError, match="cannot reach the server at 127.0.0.1"):
+        asyncio.run(C.host_table(f"nats://guest:guest@127.0.0.1:{free_port()}", "ten-days", ["human", "human"]))
+    assert time.monotonic() - start < 15

@@ -21,8 +21,31 @@ class OnlineError(RuntimeError):
     """The referee refused a lobby request, or the server could not be reached."""
 
 
+GUEST_CONNECT_TRIES = 6   # a guest turned away while the server reloads its users tries again
+
+
+async def _quiet(_error) -> None:
+    """nats-py logs every failed try with a traceback; the caller reports the outcome."""
+
+
+async def _guest_connection(url: str):
+    """Connect as the public guest. Each seat issued or revoked makes the server reload its
+    user list, and a connection arriving at that moment may be turned away ("Connection
+    lost", "Authorization Violation"): nothing was sent yet, so trying again is safe."""
+    for attempt in range(GUEST_CONNECT_TRIES):
+        try:
+            # One quick second try inside nats-py (its default is 60 tries, 2 s apart: two
+            # minutes before a wrong address is reported), then ours, spaced out.
+            return await nats.connect(url, name="stateside-guest", allow_reconnect=False, connect_timeout=3,
+                                      max_reconnect_attempts=1, reconnect_time_wait=0.1, error_cb=_quiet)
+        except (OSError, nats.errors.Error) as e:
+            if attempt == GUEST_CONNECT_TRIES - 1:
+                raise OnlineError(f"cannot reach the server at {url.split('@')[-1]}: {e or type(e).__name__}") from None
+            await asyncio.sleep(0.15 * (attempt + 1))
+
+
 async def _lobby(url: str, subject: str, body: dict, timeout: float = 10.0) -> dict:
-    nc = await nats.connect(url, name="stateside-guest", allow_reconnect=False)
+    nc = await _guest_connection(url)
     try:
         msg = await nc.request(subject, P.encode(body), timeout=timeout)
     except nats.errors.NoRespondersError:

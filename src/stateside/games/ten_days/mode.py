@@ -654,7 +654,8 @@ class TenDaysMode(TurnBasedMode):
             self.strip_title.setText("Cards hidden")
         elif g.is_terminal():
             name = self.seats[seat].name
-            self.strip_title.setText("Your winning journey" if name == "You" else f"{name}'s winning journey")
+            kind = "winning journey" if g.winner == seat else "journey"   # a game may stop with no winner
+            self.strip_title.setText(f"Your {kind}" if name == "You" else f"{name}'s {kind}")
         else:
             self.strip_title.setText("Your ten days" if self.people() == [seat] and not replay
                                      else f"{self.seats[seat].name}'s ten days")
