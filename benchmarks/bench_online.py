@@ -29,6 +29,12 @@ command, on the same 2 cores under much heavier other work (load average 6-9):
   4 referees, tables partitioned: 379 turns/s, p50 126 ms, p99 663 ms
 Seating took 61-71 s. The drop from the morning's figures is the machine's load, not the
 code: 40 tables for 20 s, old and new back to back, gave 371 and 629 turns/s.
+
+Re-measured 2026-11-30 ~10:05 UTC on a quiet machine (nothing else running), same command,
+after the five games were all playable online:
+  1 referee:                      817 turns/s, p50 202 ms, p99 399 ms
+  4 referees, tables partitioned: 691 turns/s, p50 51 ms, p99 137 ms (51 games finished)
+Seating the 400 players took 69-72 s.
 """
 from __future__ import annotations
 
