@@ -158,8 +158,15 @@ class SeatClient:
         return self
 
     async def close(self) -> None:
-        if self.nc is not None and not self.nc.is_closed:
+        if self.nc is None or self.nc.is_closed:
+            return
+        try:
             await self.nc.close()
+        except asyncio.CancelledError:
+            # The server may drop a revoked seat's connection while it closes (after leave):
+            # nats-py then cancels its own waiter. Only our task's cancellation goes on.
+            if asyncio.current_task().cancelling():
+                raise
 
     async def sync(self) -> None:
         await self._send({"type": "sync", "since": self.n})
