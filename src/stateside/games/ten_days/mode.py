@@ -333,18 +333,10 @@ class TenDaysMode(TurnBasedMode):
         return ["Player", "Result", "Turns"], rows
 
     # --- the move log -----------------------------------------------------------------------
-    def _in_log(self, entry: LogEntry) -> bool:
+    def in_log(self, entry: LogEntry) -> bool:
         """The deal is one line per player (twenty entries each would flood the log)."""
         deal = DEAL_ENTRIES * len((self.replaying or self.match).seats)
         return entry.index >= deal or entry.index % DEAL_ENTRIES == DEAL_ENTRIES - 1
-
-    def _log_entry(self, entry: LogEntry | None) -> None:
-        if entry is not None and self._in_log(entry):
-            super()._log_entry(entry)
-
-    def _fill_log(self) -> None:
-        shown = self.replaying or self.match
-        self.log_panel.set_lines([self._line(e) for e in shown.log if self._in_log(e)] if shown is not None else [])
 
     def _before(self, entry: LogEntry):
         """The game just before `entry` (read in order, as the log is written, it costs one action)."""
