@@ -32,8 +32,11 @@ def deal_by_clicking(qtbot, mode, seat=0):
         click_card(qtbot, mode.journey_row, day)
 
 
-def rig(game, seat, days):
-    """Swap the named cards into a player's days, wherever they lay (66 cards kept)."""
+def rig(mode, seat, days):
+    """Swap the named cards into a player's days, wherever they lay (66 cards kept).
+    The swap is not in the match's log, so the log no longer replays from the start: the
+    move log's reading of the game (the mode's cursor) starts again from the rigged game."""
+    game = mode.game
     for slot, card in enumerate(days):
         card, old = face_of(card), game.journeys[seat][slot]
         for place in [*game.piles, *game.journeys]:
@@ -46,6 +49,8 @@ def rig(game, seat, days):
         game.journeys[seat][slot] = card
     game.deck = +game.deck
     game.check_invariants()
+    log = mode.match.log
+    mode._cursor = (mode.match, len(log), game.clone(), log[-1] if log else None)
 
 
 def log(mode):
@@ -163,7 +168,7 @@ def test_invalid_link_is_red_with_the_reason_on_hover(qtbot, mode):
     g = mode.game
     deal_by_clicking(qtbot, mode)
     qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
-    rig(g, 0, "NE WY CO AZ NM TX OK KS car-1 IL".split())
+    rig(mode, 0, "NE WY CO AZ NM TX OK KS car-1 IL".split())
     mode.refresh()
     tips = {p.toolTip(): p.pen().color().name() for p in paths(mode.board)}
     bad = [t for t in tips if "meet only at a corner" in t]
@@ -178,7 +183,7 @@ def test_hint_counts_cards_to_change(qtbot, mode):
     g = mode.game
     deal_by_clicking(qtbot, mode)
     qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
-    rig(g, 0, "CA OR WA ID MT WY CO NE IA plane-red-1".split())
+    rig(mode, 0, "CA OR WA ID MT WY CO NE IA plane-red-1".split())
     mode.refresh()
     assert "Hint" not in mode.problems_label.text()  # off by default
     mode.hint_box.setChecked(True)
@@ -190,7 +195,7 @@ def test_ten_days_win_is_announced_with_the_journey_on_the_map(qtbot, mode):
     g = mode.game
     deal_by_clicking(qtbot, mode)
     qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
-    rig(g, 0, "CA OR WA ID MT WY CO NE IA MN".split())
+    rig(mode, 0, "CA OR WA ID MT WY CO NE IA MN".split())
     click_card(qtbot, mode.table_row, 0)
     mode._keep_clicked()
     click_card(qtbot, mode.table_row, 1)
@@ -326,7 +331,7 @@ def test_computer_win_reveals_its_journey(qtbot, mode):
     g = mode.game
     deal_by_clicking(qtbot, mode)
     qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
-    rig(g, 1, "CA OR WA ID MT WY CO NE IA MN".split())
+    rig(mode, 1, "CA OR WA ID MT WY CO NE IA MN".split())
     click_card(qtbot, mode.table_row, 0)
     click_card(qtbot, mode.table_row, 1)
     qtbot.waitUntil(lambda: g.is_terminal(), timeout=5000)
@@ -344,7 +349,7 @@ def test_short_window_problems_scroll_and_the_hint_stays_in_sight(qtbot, show_mo
     g = mode.game
     deal_by_clicking(qtbot, mode)
     qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
-    rig(g, 0, "car-1 HI AR MD AL NC ND FL KS plane-red-1".split())
+    rig(mode, 0, "car-1 HI AR MD AL NC ND FL KS plane-red-1".split())
     mode.hint_box.setChecked(True)
     qtbot.wait(20)
     area, hint, moves = mode.problems_area, mode.hint_box, mode.log_panel
@@ -502,7 +507,7 @@ def test_journey_lines_leave_the_state_labels_readable(qtbot, mode, days, crosse
     deal_by_clicking(qtbot, mode)
     qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
     mode.board.zoom_by(zoom)
-    rig(g, 0, days.split())
+    rig(mode, 0, days.split())
     assert [face_of(c) for c in g.journeys[0]] == days.split()
     mode.refresh()
     scene = mode.board.scene()
