@@ -1,8 +1,6 @@
 """Entry point of the PyInstaller binary: the very same `stateside` command as the
 installed app (the window, --screenshot, borders, selfplay and the games' commands)."""
-import sys
-
-from stateside.__main__ import main
+from stateside.__main__ import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

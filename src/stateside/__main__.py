@@ -159,7 +159,7 @@ def cmd_server(argv: list[str]) -> int:
 SIZE_LIMITS = (320, 8192)   # pixels a side for --size
 
 
-def cmd_app(argv: list[str]) -> int:
+def cmd_app(argv: list[str], quick_exit: bool = False) -> int:
     parser = argparse.ArgumentParser(prog="stateside", description="Board games about the United States.",
                                      epilog="Other commands: stateside borders | selfplay | server | <game> ... "
                                             "(each takes --help)")
@@ -186,14 +186,17 @@ def cmd_app(argv: list[str]) -> int:
         size = (w, h)
     from stateside.app.main import run_app
 
-    return run_app(mode=args.mode, screenshot=args.screenshot, size=size, open_file=args.file)
+    return run_app(mode=args.mode, screenshot=args.screenshot, size=size, open_file=args.file,
+                   quick_exit=quick_exit)
 
 
 def _looks_like_a_file(token: str) -> bool:
     return os.path.sep in token or token.endswith(".json") or os.path.isfile(token)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, quick_exit: bool = False) -> int:
+    """The command's exit code. `quick_exit`: the app's process ends as soon as its window
+    is done (see run_app); only for a process that is `stateside` itself, not a caller."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv and argv[0] == "borders":
@@ -211,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
                 return _fail(f"unknown command {argv[0]!r} (commands: {', '.join(known)}; "
                              "run 'stateside --help' for the app's options)")
             return load_object(game.cli)(argv[1:])
-        return cmd_app(argv)
+        return cmd_app(argv, quick_exit)
     except StatesideError as e:
         return _fail(str(e))
     except KeyboardInterrupt:
@@ -221,5 +224,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+def run() -> None:
+    """The `stateside` command (console script, `python -m stateside`, the binary)."""
+    sys.exit(main(quick_exit=True))
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

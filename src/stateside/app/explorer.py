@@ -1,13 +1,13 @@
 """Map explorer: click a state to see its facts and its neighbours under each game's rules."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 # The panel's own widget classes are imported where the panel is built, after the map's
 # first paint: PySide6 sets up each class, with its enums, on first use.
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout
 
 from stateside.app.mode import GameMode
+from stateside.board.qt_lazy import Qt   # set up after the map's first paint
 from stateside.geo.rulesets import RULESETS
 
 SELECTED = QColor("#e63946")

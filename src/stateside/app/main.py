@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QStandardPaths, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 # Dialogs are imported where they are used: PySide6 sets up each Qt class on first
 # access, and start-up should pay only for what the first window shows.
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QToolBa
 
 from stateside import __version__
 from stateside.app.mode import GameMode
+from stateside.board.qt_lazy import TOOL_BUTTON_TEXT_ONLY, Qt
 from stateside.board.view import BoardView
 from stateside.errors import DataError, StatesideError
 from stateside.games import GameInfo, discover_games, load_object
@@ -35,6 +36,14 @@ def config_dir() -> Path:
     if override:
         return Path(override)
     return Path(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation) or Path.home() / ".stateside")
+
+
+def shortcuts(key: str | QKeySequence.StandardKey) -> list[QKeySequence] | QKeySequence.StandardKey:
+    """What QAction.setShortcuts takes for "Ctrl+R" or a standard key (all of the
+    platform's keys for it). Not setShortcut: to choose between its overloads PySide6
+    sets up the whole Qt namespace, which start-up leaves until after the first paint
+    (see board/qt_lazy.py)."""
+    return key if isinstance(key, QKeySequence.StandardKey) else [QKeySequence(key)]
 
 
 def app_icon():
@@ -89,14 +98,14 @@ class MainWindow(QMainWindow):
         self.chooser = QToolBar("Games")
         self.chooser.setObjectName("gameChooser")
         self.chooser.setMovable(False)
-        self.chooser.setToolButtonStyle(Qt.ToolButtonTextOnly)
+        self.chooser.setProperty("toolButtonStyle", TOOL_BUTTON_TEXT_ONLY)   # an int: see board/qt_lazy.py
         self.chooser_group = QActionGroup(self)
         self.chooser_group.setExclusive(True)
         for n, game in enumerate(self.games, 1):
             act = QAction(game.title, self)
             act.setCheckable(True)
             act.setToolTip(f"{game.title} ({game.players})\n{game.summary}" if game.players else game.summary)
-            act.setShortcut(QKeySequence(f"Alt+{n}"))
+            act.setShortcuts(shortcuts(f"Alt+{n}"))
             act.triggered.connect(lambda _checked=False, gid=game.id: self.choose(gid))
             self.chooser_group.addAction(act)
             self.chooser.addAction(act)
@@ -113,7 +122,7 @@ class MainWindow(QMainWindow):
             # a game whose data is broken (see _check_data): greyed, in italics
             "QToolBar#gameChooser QToolButton:disabled { color: #9fb0c8; font-style: italic; }"
         )
-        self.addToolBar(Qt.TopToolBarArea, self.chooser)
+        self.addToolBar(self.chooser)   # at the top
         self._build_menus()
         self.statusBar().showMessage("Choose a game in the bar above, or explore the map.")
 
@@ -125,7 +134,7 @@ class MainWindow(QMainWindow):
         def action(menu, text, slot, shortcut=None):
             a = QAction(text, self)
             if shortcut:
-                a.setShortcut(QKeySequence(shortcut))
+                a.setShortcuts(shortcuts(shortcut))
             a.triggered.connect(slot)
             menu.addAction(a)
             return a
@@ -627,7 +636,9 @@ def _first_mode(window: MainWindow, requested: str | None) -> str:
 
 
 def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[int, int] | None = None,
-            open_file: str | None = None) -> int:
+            open_file: str | None = None, quick_exit: bool = False) -> int:
+    """The app's window until it is closed (or the screenshot written); the exit code.
+    With `quick_exit` (the `stateside` command) the process ends there and then."""
     headless = screenshot and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     if headless or os.environ.get("STATESIDE_QUIT_AFTER_PAINT"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -683,6 +694,8 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
             return 2
         window.persist = False
         window.close()
+        if quick_exit:
+            _end_process(window, 0)
         return 0
     app.commitDataRequest.connect(lambda _manager: window.autosave_all())   # the desktop session ends
     if os.environ.get("STATESIDE_QUIT_AFTER_PAINT"):   # start-up benchmark: quit at the first paint
@@ -693,7 +706,26 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
     if window.lock is not None:   # quit without a close (the benchmark, a session's end): no stale lock
         window.lock.unlock()      # left for the next start to check (about 10 ms)
         window.lock = None
+    if quick_exit:
+        _end_process(window, code)
     return code
+
+
+def _end_process(window: MainWindow, code: int) -> None:
+    """End the process without tearing down Qt and Python. By now the games are saved
+    (at the window's close, or at the desktop session's request) and the screenshot is
+    written; settings are synced below. Deleting the window's thousands of objects and
+    then every module one by one only kept the person waiting: 50 to 100 ms at each quit
+    (benchmarks/bench_foundation.py measures start-up to the process's end)."""
+    if window.settings is not None:
+        window.settings.sync()
+    for stream in (sys.stdout, sys.stderr):   # None in a windowed binary; a reader may have gone
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 def _save_on_signals(window: MainWindow, app: QApplication) -> None:
@@ -761,8 +793,15 @@ def after_first_paint(widget: QWidget, then, fallback_ms: int = 500) -> None:
 
 def _quit_after_first_paint(window: MainWindow, app: QApplication) -> None:
     """Quit once the opened mode's main view has painted: the map, or where a mode shows
-    no map (Carcassonne's table) the first of its own widgets to paint."""
-    watcher = _PaintWatcher(app, app.quit)
+    no map (Carcassonne's table) the first of its own widgets to paint. Writes the time
+    then (`painted <epoch seconds>`), which the benchmark reads."""
+    import time
+
+    def painted():
+        print("painted", time.time(), flush=True)
+        app.quit()
+
+    watcher = _PaintWatcher(app, painted)
     mode = window.current
     if mode is None or window.board.isVisibleTo(window):
         targets = [window.board.viewport()]

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import (
+    QBrush,
     QColor,
     QFont,
+    QFontMetricsF,
     QPainter,
     QPainterPath,
     QPainterPathStroker,
@@ -18,6 +20,9 @@ from PySide6.QtGui import (
     QPolygonF,
 )
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem
+
+# The states and tabs paint without Qt's enums (see qt_lazy); tokens and paths come later.
+from stateside.board.qt_lazy import Qt, pen, solid
 
 # The board's palette: a printed-map look, calm enough for game pieces to stand out.
 SEA = QColor("#d6e6ee")
@@ -32,12 +37,28 @@ LABEL_FONT = QFont("DejaVu Sans", 9)
 LABEL_FONT.setBold(True)
 LABEL_FONT.setPointSizeF(8.5)
 TAB_FONT = QFont(LABEL_FONT)
+LABEL_BRUSH = solid(LABEL)
+DIMMED_LABEL_BRUSH = solid(QColor("#8a8f94"))
+STATE_HAIRLINE = pen(STATE_OUTLINE, 0)
+LEADER = QColor("#51606b")
+LEADER_BRUSH = solid(LEADER)
+TAB_OUTLINE = pen(QColor("#7b8b96"), 1.0)
+
+
+def text_path(font: QFont, text: str, centre: QPointF) -> QPainterPath:
+    """`text` as a path, centred on `centre` as drawText(rect, Qt.AlignCenter) centres
+    it (painted with fillPath: see qt_lazy)."""
+    metrics = QFontMetricsF(font)
+    path = QPainterPath()
+    path.addText(QPointF(centre.x() - metrics.horizontalAdvance(text) / 2,
+                         centre.y() + (metrics.ascent() - metrics.descent()) / 2), font, text)
+    return path
 
 
 def polygons_path(polygons) -> QPainterPath:
-    """A QPainterPath of polygons given as rings of (x, y); holes cut out by the odd-even rule."""
+    """A QPainterPath of polygons given as rings of (x, y); holes cut out by the odd-even
+    rule (a QPainterPath's own)."""
     path = QPainterPath()
-    path.setFillRule(Qt.OddEvenFill)
     for polygon in polygons:
         for ring in polygon:
             path.addPolygon(QPolygonF([QPointF(x, y) for x, y in ring]))
@@ -61,6 +82,7 @@ class StateItem(QGraphicsPathItem):
         self.hovered = False
         self.label_at = QPointF(*label_at)
         self.show_label = show_label
+        self.label_path = text_path(LABEL_FONT, code, self.label_at) if show_label else None
         self.extra_tip = ""
         self._hit = self.path()
         if hit_extra is not None:   # a bigger click target (e.g. the sea around Hawaii's islands)
@@ -80,7 +102,7 @@ class StateItem(QGraphicsPathItem):
         self.setToolTip(self.name + (f"\n{self.extra_tip}" if self.extra_tip else ""))
 
     def current_fill(self) -> QColor:
-        colour = QColor(self.fill or self.base_colour)
+        colour = self.fill or self.base_colour   # read only: QColor(colour) would set up Qt (qt_lazy)
         if self.dimmed:
             colour = QColor.fromHsvF(colour.hsvHueF(), colour.hsvSaturationF() * 0.25,
                                      min(1.0, colour.valueF() * 0.85 + 0.15))
@@ -90,21 +112,22 @@ class StateItem(QGraphicsPathItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         painter.setRenderHint(QPainter.Antialiasing)
-        painter.setBrush(self.current_fill())
+        path = self.path()
+        painter.fillPath(path, solid(self.current_fill()))
         if self.highlight is not None:
-            painter.setPen(QPen(self.highlight, 3.2, Qt.SolidLine, Qt.SquareCap, Qt.BevelJoin))
+            painter.strokePath(path, pen(self.highlight, 3.2))
         elif self.hovered:
-            painter.setPen(QPen(HOVER_OUTLINE, 2.0, Qt.SolidLine, Qt.SquareCap, Qt.BevelJoin))
+            painter.strokePath(path, pen(HOVER_OUTLINE, 2.0))
         else:
             # A hairline (width 0: one device pixel) is drawn by Qt's fast line path; a wider
             # antialiased pen costs ten times more to paint, and the first paint is start-up.
-            painter.setPen(QPen(STATE_OUTLINE, 0))
-        painter.drawPath(self.path())
-        if self.show_label:
-            painter.setFont(LABEL_FONT)
-            painter.setPen(QColor("#8a8f94") if self.dimmed else LABEL)
-            r = QRectF(self.label_at.x() - 20, self.label_at.y() - 8, 40, 16)
-            painter.drawText(r, Qt.AlignCenter, self.code)
+            painter.strokePath(path, STATE_HAIRLINE)
+        if self.label_path is not None:
+            painter.fillPath(self.label_path, self.label_brush())
+
+    def label_brush(self) -> QBrush:
+        """What its label (on the map or on its tab) is filled with."""
+        return DIMMED_LABEL_BRUSH if self.dimmed else LABEL_BRUSH
 
     def hoverEnterEvent(self, event) -> None:
         self.set_hovered(True)
@@ -135,6 +158,7 @@ class CalloutTab(QGraphicsItem):
         self.setToolTip(state.toolTip())
         # The leader runs from the tab's nearer side to the state's label point.
         self.leader_from = QPointF(rect.left(), rect.center().y())
+        self.label_path = text_path(TAB_FONT, state.code, rect.center())   # the box scales about its centre
 
     def set_scale(self, factor: float) -> bool:
         """Resize the tab about its centre to `factor` of its base size; True if it changed."""
@@ -160,10 +184,14 @@ class CalloutTab(QGraphicsItem):
         painter.setRenderHint(QPainter.Antialiasing)
         st = self.state
         k = self.scale_factor
-        painter.setPen(QPen(QColor("#51606b"), 0.8 * k))
-        painter.drawLine(self.leader_from, st.label_at)
-        painter.setBrush(QColor("#51606b"))
-        painter.drawEllipse(st.label_at, 1.6 * k, 1.6 * k)
+        leader = pen(LEADER, 0.8 * k)
+        line = QPainterPath(self.leader_from)
+        line.lineTo(st.label_at)
+        painter.strokePath(line, leader)
+        dot = QPainterPath()
+        dot.addEllipse(st.label_at, 1.6 * k, 1.6 * k)
+        painter.fillPath(dot, LEADER_BRUSH)
+        painter.strokePath(dot, leader)
         if k != 1.0:   # the box, its outline and its letters shrink together
             painter.save()
             c = self.rect.center()
@@ -173,17 +201,16 @@ class CalloutTab(QGraphicsItem):
         rect = QRectF(self.base_rect)
         rect.moveCenter(self.rect.center())
         if st.highlight is not None:
-            pen = QPen(st.highlight, 3.0)
+            outline = pen(st.highlight, 3.0)
         elif st.hovered:
-            pen = QPen(HOVER_OUTLINE, 2.0)
+            outline = pen(HOVER_OUTLINE, 2.0)
         else:
-            pen = QPen(QColor("#7b8b96"), 1.0)
-        painter.setPen(pen)
-        painter.setBrush(st.current_fill())
-        painter.drawRoundedRect(rect, 4, 4)
-        painter.setFont(TAB_FONT)
-        painter.setPen(QColor("#8a8f94") if st.dimmed else LABEL)
-        painter.drawText(rect, Qt.AlignCenter, st.code)
+            outline = TAB_OUTLINE
+        box = QPainterPath()
+        box.addRoundedRect(rect, 4, 4)
+        painter.fillPath(box, solid(st.current_fill()))
+        painter.strokePath(box, outline)
+        painter.fillPath(self.label_path, st.label_brush())
         if k != 1.0:
             painter.restore()
 

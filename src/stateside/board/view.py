@@ -11,8 +11,8 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPainterPath, QPen
+from PySide6.QtCore import QEvent, QPointF, QRectF, QTimer, Signal
+from PySide6.QtGui import QColor, QCursor, QKeyEvent, QPainter, QPainterPath, QTransform
 from PySide6.QtWidgets import (
     QGraphicsItemGroup,
     QGraphicsRectItem,
@@ -35,6 +35,7 @@ from stateside.board.items import (
     TokenItem,
     polygons_path,
 )
+from stateside.board.qt_lazy import SCROLL_BAR_ALWAYS_OFF, STRONG_FOCUS, Qt, pen, solid
 from stateside.paths import resource
 
 # Small states drawn with a callout tab, as printed boards do: roughly north to south, in
@@ -146,6 +147,7 @@ class BoardView(QGraphicsView):
         """`shape_cache`: a file for the shapes in binary (the app passes one in its
         settings folder, which makes start-up faster); without it they come from the atlas."""
         super().__init__(parent)
+        self._pinch_grabbed = False   # after the first paint (see viewportEvent)
         # A viewport made here, in Python: asked for the one Qt makes, PySide6 works out
         # its class by setting up every widget class of QtWidgets (about 20 ms of start-up).
         self.setViewport(QWidget())
@@ -154,15 +156,15 @@ class BoardView(QGraphicsView):
         self.setScene(QGraphicsScene(self))
         self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
         self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
-        self.setBackgroundBrush(SEA)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.setBackgroundBrush(solid(SEA))
+        # Qt's enums as ints until the map has painted (see board/qt_lazy.py).
+        self.setProperty("horizontalScrollBarPolicy", SCROLL_BAR_ALWAYS_OFF)
+        self.setProperty("verticalScrollBarPolicy", SCROLL_BAR_ALWAYS_OFF)
         self.setDragMode(QGraphicsView.ScrollHandDrag)
-        self.viewport().setCursor(Qt.ArrowCursor)
+        self.viewport().setCursor(QCursor())   # the arrow (the hand only while dragging)
         self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
-        self.setFocusPolicy(Qt.StrongFocus)
+        self.setProperty("focusPolicy", STRONG_FOCUS)
         self.setMouseTracking(True)
-        self.viewport().grabGesture(Qt.PinchGesture)
         self.setMinimumSize(320, 220)
 
         self._states: dict[str, StateItem] = {}
@@ -223,7 +225,9 @@ class BoardView(QGraphicsView):
             if s.inset:
                 x0, y0, x1, y1 = s.bounds
                 frame = QGraphicsRectItem(QRectF(x0 - 8, y0 - 8, x1 - x0 + 16, y1 - y0 + 16))
-                frame.setPen(QPen(INSET_FRAME, 1.0, Qt.DashLine))
+                frame_pen = pen(INSET_FRAME, 1.0)
+                frame_pen.setDashPattern([4, 2])   # Qt.DashLine's pattern (see qt_lazy)
+                frame.setPen(frame_pen)
                 frame.setZValue(0)
                 scene.addItem(frame)
         x0, y0, x1, y1 = (f(v) for f, v in zip((min, min, max, max), zip(*(s.bounds for s in shapes))))
@@ -418,7 +422,15 @@ class BoardView(QGraphicsView):
         self.resetTransform()
         self._zoom = 1.0
         self._size_tabs()
-        self.fitInView(self._map_rect, Qt.KeepAspectRatio)
+        # fitInView(rect, Qt.KeepAspectRatio) worked out here: this runs before the
+        # first paint, when Qt's enums are not set up yet (see qt_lazy).
+        view = self.viewport().rect().adjusted(2, 2, -2, -2)   # fitInView's own margin
+        rect = self._map_rect
+        if view.isEmpty() or rect.isEmpty():
+            return
+        scale = min(view.width() / rect.width(), view.height() / rect.height())
+        self.setTransform(QTransform.fromScale(scale, scale))
+        self.centerOn(rect.center())
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -456,6 +468,11 @@ class BoardView(QGraphicsView):
         event.accept()
 
     def viewportEvent(self, event) -> bool:
+        if not self._pinch_grabbed and event.type() == QEvent.Paint:
+            # Two turns of the event loop after the first paint (as app.main.after_first_paint),
+            # so that the frame is out first: this sets up Qt's enums (see qt_lazy).
+            self._pinch_grabbed = True
+            QTimer.singleShot(0, self, lambda: QTimer.singleShot(0, self, self._grab_pinch))
         if event.type() == QEvent.Leave:   # a state's tooltip must not outlive the pointer
             QToolTip.hideText()
         if event.type() == QEvent.Gesture:
@@ -464,6 +481,9 @@ class BoardView(QGraphicsView):
                 self.zoom_by(pinch.scaleFactor())
                 return True
         return super().viewportEvent(event)
+
+    def _grab_pinch(self) -> None:
+        self.viewport().grabGesture(Qt.PinchGesture)
 
     # ---------------------------------------------------------------- input
     def mousePressEvent(self, event) -> None:

@@ -8,7 +8,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QFrame, QGraphicsItem, QScrollArea, QSizePolicy, QWidget
 
-from stateside.board.items import LABEL, LABEL_FONT, TAB_FONT, CalloutTab, StateItem
+from stateside.board.items import LABEL_FONT, TAB_FONT, CalloutTab, StateItem
 from stateside.games.ten_days.cards import CAR, CardSet, is_state, plane_colour
 
 CARD_RATIO = 1.4          # height / width
@@ -325,6 +325,5 @@ class LabelChip(QGraphicsItem):
         painter.setPen(Qt.NoPen)
         painter.setBrush(self.state.current_fill())   # hovered states are lighter
         painter.drawRoundedRect(self.base, 3, 3)
-        painter.setFont(self.font)
-        painter.setPen(LABEL)
-        painter.drawText(self.text_rect, Qt.AlignCenter, self.code)
+        # the very path the board fills (so the chip looks like the label itself)
+        painter.fillPath((self.tab or self.state).label_path, self.state.label_brush())
