@@ -152,3 +152,44 @@ def test_malformed_atlas_is_reported(tmp_path):
     data["features"] = data["features"][:49]
     with pytest.raises(DataError, match="expected 50 states, found 49"):
         parse_atlas(data, "x.geojson")
+
+
+@pytest.fixture
+def kept_borders(tmp_path):
+    """derived_borders with the app's cache folder set to tmp_path (and nothing of it
+    left behind for other tests)."""
+    from stateside import paths
+
+    paths.use_cache_dir(tmp_path)
+    derived_borders.cache_clear()
+    yield tmp_path / "borders.json"
+    paths.use_cache_dir(None)
+    derived_borders.cache_clear()
+
+
+def test_the_derived_borders_are_kept_and_read_back(kept_borders, monkeypatch):
+    derived = derived_borders()
+    assert len(derived.pairs) == 105 and kept_borders.is_file()
+    derived_borders.cache_clear()
+
+    def no_derivation(atlas):
+        raise AssertionError("derived again although the kept file is good")
+
+    monkeypatch.setattr("stateside.geo.borders.derive_pairs", no_derivation)
+    assert derived_borders() == derived
+
+
+@pytest.mark.parametrize("damage", ["{not json", '{"atlas": "another atlas", "codes": [], "pairs": []}',
+                                    "stale", "unknown code", "[]"])
+def test_a_kept_file_that_is_damaged_or_of_another_atlas_is_derived_again(kept_borders, damage):
+    derived = derived_borders()
+    data = json.loads(kept_borders.read_text())
+    if damage == "stale":
+        data["atlas"] = data["atlas"] + "0"
+    elif damage == "unknown code":
+        data["pairs"].append("AL-ZZ")
+    text = json.dumps(data) if damage in ("stale", "unknown code") else damage
+    kept_borders.write_text(text)
+    derived_borders.cache_clear()
+    assert derived_borders() == derived
+    assert json.loads(kept_borders.read_text())["pairs"] == derived.lines()   # written again, whole

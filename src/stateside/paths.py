@@ -21,3 +21,18 @@ def resources_dir() -> Path:
 def resource(*parts: str) -> Path:
     """Path of one bundled file, e.g. resource("geo", "states.geojson")."""
     return resources_dir().joinpath(*parts)
+
+
+_cache_dir: Path | None = None
+
+
+def use_cache_dir(folder: Path | None) -> None:
+    """Where what is worked out from the bundled data may be kept from one run to the
+    next (the app passes a folder of its settings; None, the default: nowhere)."""
+    global _cache_dir
+    _cache_dir = folder
+
+
+def cache_file(name: str) -> Path | None:
+    """A file in that folder, or None when nothing is kept."""
+    return _cache_dir / name if _cache_dir is not None else None

@@ -18,12 +18,14 @@ from stateside.board.qt_lazy import TOOL_BUTTON_TEXT_ONLY, Qt
 from stateside.board.view import BoardView
 from stateside.errors import DataError, StatesideError
 from stateside.games import GameInfo, discover_games, load_object
-from stateside.paths import resource
+from stateside.paths import resource, use_cache_dir
 
 APP_NAME = "Stateside"
 AUTOSAVE_DELAY_MS = 300   # an autosave follows each action this long after it, at most once
 DEFAULT_SIZE = (1280, 800)
 MINIMUM_SIZE = (1024, 700)   # every mode readable at this size (issue 11, item 5)
+# zlib level 1 rather than 6: about 20 ms less for a 1280x800 window, and 10% more bytes
+SCREENSHOT_PNG_QUALITY = 80
 EXPLORER = GameInfo(
     id="explorer", title="Map explorer", summary="Click a state for its facts and neighbours.",
     mode="stateside.app.explorer:ExplorerMode", order=90,
@@ -57,7 +59,9 @@ def app_icon():
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, *, persist: bool = True):
+    def __init__(self, *, persist: bool = True, caches: bool | None = None):
+        """`caches` (as `persist` unless given): keep what is worked out from the bundled
+        data (the map's shapes, the borders) in the settings folder, and read it back."""
         super().__init__()
         self.persist = persist   # off for --screenshot: no settings read or written, no autosave
         self.notices: list[str] = []   # messages that wait for the player (see notify)
@@ -75,7 +79,10 @@ class MainWindow(QMainWindow):
         # Six PNGs to decode: after the first paint, which is what start-up waits for.
         QTimer.singleShot(150, self, self._set_icon)   # with `self` as context: dropped if the window goes
         self.settings = QSettings(str(config_dir() / "settings.ini"), QSettings.IniFormat) if persist else None
-        self.board = BoardView(shape_cache=config_dir() / "cache" / "board-shapes.bin" if persist else None)
+        caches = persist if caches is None else caches
+        if caches:   # e.g. the borders (see paths.cache_file)
+            use_cache_dir(config_dir() / "cache")
+        self.board = BoardView(shape_cache=config_dir() / "cache" / "board-shapes.bin" if caches else None)
         self.games: list[GameInfo] = [*discover_games(), EXPLORER]
         self.modes: dict[str, GameMode] = {}
         self.current: GameMode | None = None
@@ -649,7 +656,7 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
     app.setApplicationDisplayName(APP_NAME)
     app.setOrganizationName(APP_NAME)
     app.setDesktopFileName("stateside")
-    window = MainWindow(persist=not screenshot)
+    window = MainWindow(persist=not screenshot, caches=True)   # a screenshot reads no settings, but the caches
     if not screenshot:   # from the start: a signal during a slow start-up still saves and quits
         _save_on_signals(window, app)
     if mode is not None and mode not in window.mode_ids():
@@ -689,7 +696,7 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
         getattr(window.current, "ensure_panel", lambda: None)()
         for _ in range(3):
             app.processEvents()
-        if not window.grab().save(screenshot, "PNG"):
+        if not window.grab().save(screenshot, "PNG", SCREENSHOT_PNG_QUALITY):
             print(f"stateside: --screenshot: cannot write {screenshot}", file=sys.stderr)
             return 2
         window.persist = False

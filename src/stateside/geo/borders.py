@@ -6,6 +6,8 @@ in resources/rules/borders.yaml (see the comments there for its format).
 """
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -14,7 +16,7 @@ from stateside.data.yamlio import parse_yaml, read_text
 from stateside.errors import DataError
 from stateside.geo.atlas import Atlas, load_atlas
 from stateside.geo.rulesets import RULESETS
-from stateside.paths import resource
+from stateside.paths import cache_file, resource
 
 
 Pair = tuple[str, str]
@@ -66,10 +68,57 @@ def derive_pairs(atlas: Atlas) -> frozenset[Pair]:
     return frozenset(pairs)
 
 
+# The derived pairs are kept in the app's cache folder (paths.cache_file) from one run to
+# the next: deriving them imports shapely and reads the map's shapes, about 160 ms of
+# opening America, 10 Days or Game of the States, against about 1 ms to read them back.
+# The file names the atlas file's size and time; one written from another atlas, or
+# damaged, is derived again.
+DERIVED_CACHE = "borders.json"
+DERIVED_CACHE_FORMAT = 1   # bump when what the file holds changes
+
+
+def _atlas_stamp() -> str:
+    st = os.stat(resource("geo", "states.geojson"))
+    return f"stateside-borders {DERIVED_CACHE_FORMAT} {st.st_size} {st.st_mtime_ns}"
+
+
+def _read_derived(path: Path) -> Borders | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data["atlas"] != _atlas_stamp():
+            return None
+        codes = tuple(data["codes"])
+        pairs = frozenset(tuple(line.split("-")) for line in data["pairs"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    known = set(codes)
+    if len(known) != len(codes) or not all(isinstance(c, str) for c in codes) or \
+            not all(len(p) == 2 and p[0] in known and p[1] in known and p[0] < p[1] for p in pairs):
+        return None
+    return Borders(None, codes, pairs)
+
+
+def _write_derived(path: Path, borders: Borders) -> None:
+    try:   # atomically: a half-written file is never read (and a failed write costs nothing)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"atlas": _atlas_stamp(), "codes": list(borders.codes),
+                                   "pairs": borders.lines()}), encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass
+
+
 @cache
 def derived_borders() -> Borders:
-    atlas = load_atlas()
-    return Borders(None, atlas.codes, derive_pairs(atlas))
+    kept = cache_file(DERIVED_CACHE)
+    borders = _read_derived(kept) if kept is not None else None
+    if borders is None:
+        atlas = load_atlas()
+        borders = Borders(None, atlas.codes, derive_pairs(atlas))
+        if kept is not None:
+            _write_derived(kept, borders)
+    return borders
 
 
 def apply_overrides(base: Borders, ruleset: str, overrides: dict, where: str) -> Borders:
