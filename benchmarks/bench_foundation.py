@@ -48,9 +48,9 @@ CPU: list[float] = []   # CPU seconds (user + system) of each timed process, in 
 PAINTED: list[float] = []   # seconds from launch to the process's "painted" line, in order
 
 
-def time_process(args: list[str], env: dict) -> float:
+def time_process(args: list[str], env: dict, painted: bool = True) -> float:
     """Wall time of one run; its CPU time goes to CPU (steadier on a busy machine), and
-    the time to its first paint to PAINTED."""
+    (with `painted`) the time to its first paint to PAINTED."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -61,6 +61,8 @@ def time_process(args: list[str], env: dict) -> float:
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    if not painted:
+        return wall
     stamp = next((line.split()[1] for line in out.splitlines() if line.startswith("painted ")), None)
     if stamp is None:
         raise SystemExit(f"{' '.join(args[:3])}: wrote no 'painted' line")
@@ -106,16 +108,21 @@ def regular_install() -> str:
     return python
 
 
-def bench_startup(runs: int, python: str = sys.executable) -> tuple[float, float, float]:
-    """Medians of launch to exit (app, bare, ratio); prints the CPU and launch-to-painted
-    figures."""
+def startup_env() -> dict:
     # Bytecode caches as a person's Python keeps them (pip writes them at install; a
     # checkout's at the first start), in a folder of their own: with PYTHONDONTWRITEBYTECODE
     # set (as in some sandboxes) every start would compile the app's modules again,
-    # about 60 ms that no installed copy pays. The warm-up runs below write them.
+    # about 60 ms that no installed copy pays. The warm-up runs write them.
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", STATESIDE_QUIT_AFTER_PAINT="1",
                STATESIDE_CONFIG_DIR=tempfile.mkdtemp(), PYTHONPYCACHEPREFIX=tempfile.mkdtemp())
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def bench_startup(runs: int, python: str = sys.executable) -> tuple[float, float, float]:
+    """Medians of launch to exit (app, bare, ratio); prints the CPU and launch-to-painted
+    figures."""
+    env = startup_env()
     app_cmd = [python, "-m", "stateside", "--mode", "explorer"]
     bare_cmd = [python, "-c", BARE]
     time_process(app_cmd, env)   # warm the file cache for both
@@ -134,6 +141,37 @@ def bench_startup(runs: int, python: str = sys.executable) -> tuple[float, float
     print(f"  (CPU time: app {ca * 1000:.0f} ms, bare {cb * 1000:.0f} ms, ratio {ca / cb:.2f}; "
           f"launch to painted: app {pa * 1000:.0f} ms, bare {pb * 1000:.0f} ms, ratio {pa / pb:.2f})")
     return a, b, a / b
+
+
+def bench_modes(runs: int) -> None:
+    """Launch to painted for each mode as the first one opened (a person's last game is
+    the one the app opens), and launch to exit for `--screenshot` (which builds the whole
+    window, panels included, and writes a PNG), each as a ratio to the bare label."""
+    from stateside.app.main import EXPLORER
+    from stateside.games import discover_games
+
+    env = startup_env()
+    commands = {"bare label": [sys.executable, "-c", BARE]}
+    for game in (EXPLORER, *discover_games()):
+        commands[game.id] = [sys.executable, "-m", "stateside", "--mode", game.id]
+    shot = os.path.join(tempfile.mkdtemp(), "shot.png")
+    commands["--screenshot"] = [sys.executable, "-m", "stateside", "--screenshot", shot]
+    shot_env = {k: v for k, v in env.items() if k != "STATESIDE_QUIT_AFTER_PAINT"}
+    paint: dict[str, list[float]] = {name: [] for name in commands}
+    for name, cmd in commands.items():   # warm-up: caches and bytecode
+        time_process(cmd, shot_env if name == "--screenshot" else env, painted=name != "--screenshot")
+    for _ in range(runs):
+        for name, cmd in commands.items():
+            if name == "--screenshot":
+                paint[name].append(time_process(cmd, shot_env, painted=False))
+            else:
+                time_process(cmd, env)
+                paint[name].append(PAINTED[-1])
+    bare = statistics.median(paint["bare label"])
+    print(f"opening each mode first (launch to painted; --screenshot: launch to exit; median of {runs}):")
+    for name, times in paint.items():
+        t = statistics.median(times)
+        print(f"  {name:20s} {t * 1000:5.0f} ms  ratio {t / bare:.2f}")
 
 
 def median_ms(fn, repeat: int) -> float:
@@ -161,6 +199,7 @@ def main() -> None:
         shutil.rmtree(os.path.dirname(os.path.dirname(python)), ignore_errors=True)
     print(f"start-up to painted map (regular install): {app_s * 1000:.0f} ms; bare PySide6 label: "
           f"{bare_s * 1000:.0f} ms; ratio {ratio:.2f}")
+    bench_modes(args.runs)
 
     from stateside.geo.atlas import load_atlas
     from stateside.geo.borders import derive_pairs

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QPointF
 
 from stateside.engine.match import Match
 from stateside.errors import SaveError
@@ -184,3 +185,35 @@ def test_help_names_our_parts_and_the_special_rule(mode):
     for words in ("Special Rule #3", "our own", "Traffic Jam", "four choices", "Oranges",
                   "USDA NASS", "Moves: 0: 10%", "two $1,000, five $500 and five $100"):
         assert words in text, words
+
+
+@pytest.mark.parametrize("size,grows", [((1024, 700), True), ((1920, 1080), False)])
+def test_product_icons_stay_readable_at_the_minimum_window_size(qtbot, tmp_path, monkeypatch, size, grows):
+    """Issue 11, item 5: at 1024x700 the map is small and the icons' letters were too
+    small to read; there they grow to 11 pixels a side (the tabs' icons, in their box,
+    stay as they are), and on a big map they are drawn as they are."""
+    from stateside.app.main import MainWindow
+    from stateside.board.view import CALLOUT_STATES
+    from stateside.games.game_of_the_states.widgets import ProductIcons
+
+    monkeypatch.setenv("STATESIDE_CONFIG_DIR", str(tmp_path))
+    window = MainWindow(persist=False)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.open_mode("game-of-the-states")
+    window.show()
+    qtbot.waitExposed(window)
+    board = window.board
+    scale = board.transform().m11()
+    icons = [item for item in board.scene().items() if isinstance(item, ProductIcons)]
+    assert len(icons) == 50
+    on_map = {code: board.state_anchor(code) for code in board.codes() if code not in CALLOUT_STATES}
+    growing = [item for item in icons if item.grow]
+    assert len(growing) == len(on_map)
+    for item in growing:
+        code = next(c for c, at in on_map.items() if item.pos() == at - QPointF(0, 6))
+        k = item.growth(scale)
+        assert (k > 1.0) == grows, code
+        if grows:
+            assert item.SIZE * k * scale >= 10.5, code   # pixels a side
+        assert item.mapRectToScene(item.boundingRect()).bottom() < on_map[code].y(), code   # above the label

@@ -408,7 +408,7 @@ class GameOfTheStatesMode(TurnBasedMode):
                 at = b.state_anchor(code)
                 prods = [cat[p] for p in parts.products(code)]
                 if code in CALLOUT_STATES:    # on its tab, above the code
-                    item = ProductIcons(QPointF(at.x(), at.y() - TAB_H / 2 + 9.5), prods, size=8.5)
+                    item = ProductIcons(QPointF(at.x(), at.y() - TAB_H / 2 + 9.5), prods, size=8.5, grow=False)
                 else:
                     item = ProductIcons(QPointF(at.x(), at.y() - 6), prods)
                 layer.addToGroup(item)

@@ -221,25 +221,39 @@ class PlatformWidget(QWidget):
 
 
 class ProductIcons(QGraphicsItem):
-    """The product icons of one state, in a row above its label."""
+    """The product icons of one state, in a row above its label. On a small map (the
+    window at its minimum size) they grow, up to GROW times, to stay GROW_TO pixels wide:
+    their letters were too small to read there."""
 
     SIZE = 11.0
+    GROW_TO = 11.0   # pixels
+    GROW = 1.6
 
-    def __init__(self, at: QPointF, products: list, size: float = SIZE):
+    def __init__(self, at: QPointF, products: list, size: float = SIZE, grow: bool = True):
         super().__init__()
         self.products = products
         self.SIZE = size
+        self.grow = grow
         self.setPos(at)
         self.setZValue(6)
         self.setToolTip("Products: " + ", ".join(p.name for p in products))
         self.setAcceptedMouseButtons(Qt.NoButton)
 
+    def growth(self, scale: float) -> float:
+        """How much larger than SIZE they are drawn on a map drawn at `scale` pixels a unit."""
+        if not self.grow or scale <= 0:
+            return 1.0
+        return min(self.GROW, max(1.0, self.GROW_TO / (self.SIZE * scale)))
+
     def boundingRect(self) -> QRectF:
         w = len(self.products) * (self.SIZE + 1.5)
-        return QRectF(-w / 2 - 1, -self.SIZE - 1, w + 2, self.SIZE + 2)
+        k = self.GROW if self.grow else 1.0   # the most it grows (about its bottom centre)
+        return QRectF(-w * k / 2 - 1, -self.SIZE * k - 1, w * k + 2, self.SIZE * k + 2)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
         painter.setRenderHint(QPainter.Antialiasing)
+        k = self.growth(painter.worldTransform().m11())
+        painter.scale(k, k)
         f = QFont(painter.font())
         f.setPointSizeF(4.6 * self.SIZE / 11.0)
         f.setBold(True)
