@@ -255,8 +255,13 @@ class DistancePlayer(Player):
     def __init__(self, seat: int, rng, careful: bool):
         super().__init__(seat, rng)
         self.careful = careful
-        self.tab = tables()
         self.every = Counter(face_of(c) for c in load_cards().card_ids())
+
+    @property
+    def tab(self) -> Tables:
+        """The distance tables (built once a process, about 60 ms): at the seat's first
+        move, not when it is made, which is while the game's window opens."""
+        return tables()
 
     def _unseen(self, obs: dict) -> Counter:
         """Faces of the cards this seat cannot see (deck, other journeys, buried discards)."""
