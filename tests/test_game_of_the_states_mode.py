@@ -188,7 +188,7 @@ def test_help_names_our_parts_and_the_special_rule(mode):
 
 
 @pytest.mark.parametrize("size,grows", [((1024, 700), True), ((1920, 1080), False)])
-def test_product_icons_stay_readable_at_the_minimum_window_size(qtbot, tmp_path, monkeypatch, size, grows):
+def test_product_icons_stay_readable_at_the_minimum_window_size(qtbot, size, grows):
     """Issue 11, item 5: at 1024x700 the map is small and the icons' letters were too
     small to read; there they grow to 11 pixels a side (the tabs' icons, in their box,
     stay as they are), and on a big map they are drawn as they are."""
@@ -196,7 +196,6 @@ def test_product_icons_stay_readable_at_the_minimum_window_size(qtbot, tmp_path,
     from stateside.board.view import CALLOUT_STATES
     from stateside.games.game_of_the_states.widgets import ProductIcons
 
-    monkeypatch.setenv("STATESIDE_CONFIG_DIR", str(tmp_path))
     window = MainWindow(persist=False)
     qtbot.addWidget(window)
     window.resize(*size)

@@ -180,7 +180,7 @@ def test_the_derived_borders_are_kept_and_read_back(kept_borders, monkeypatch):
 
 
 @pytest.mark.parametrize("damage", ["{not json", '{"atlas": "another atlas", "codes": [], "pairs": []}',
-                                    "stale", "unknown code", "[]"])
+                                    "stale", "unknown code", "[]", "codes of lists"])
 def test_a_kept_file_that_is_damaged_or_of_another_atlas_is_derived_again(kept_borders, damage):
     derived = derived_borders()
     data = json.loads(kept_borders.read_text())
@@ -188,7 +188,9 @@ def test_a_kept_file_that_is_damaged_or_of_another_atlas_is_derived_again(kept_b
         data["atlas"] = data["atlas"] + "0"
     elif damage == "unknown code":
         data["pairs"].append("AL-ZZ")
-    text = json.dumps(data) if damage in ("stale", "unknown code") else damage
+    elif damage == "codes of lists":
+        data["codes"] = [[c] for c in data["codes"]]
+    text = json.dumps(data) if damage in ("stale", "unknown code", "codes of lists") else damage
     kept_borders.write_text(text)
     derived_borders.cache_clear()
     assert derived_borders() == derived

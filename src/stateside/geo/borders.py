@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from stateside.data.saves import write_json_atomic
 from stateside.data.yamlio import parse_yaml, read_text
 from stateside.errors import DataError
 from stateside.geo.atlas import Atlas, load_atlas
@@ -89,22 +90,18 @@ def _read_derived(path: Path) -> Borders | None:
             return None
         codes = tuple(data["codes"])
         pairs = frozenset(tuple(line.split("-")) for line in data["pairs"])
+        known = set(codes)
+        if len(known) != len(codes) or not all(isinstance(c, str) for c in codes) or \
+                not all(len(p) == 2 and p[0] in known and p[1] in known and p[0] < p[1] for p in pairs):
+            return None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
-    known = set(codes)
-    if len(known) != len(codes) or not all(isinstance(c, str) for c in codes) or \
-            not all(len(p) == 2 and p[0] in known and p[1] in known and p[0] < p[1] for p in pairs):
         return None
     return Borders(None, codes, pairs)
 
 
 def _write_derived(path: Path, borders: Borders) -> None:
-    try:   # atomically: a half-written file is never read (and a failed write costs nothing)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"atlas": _atlas_stamp(), "codes": list(borders.codes),
-                                   "pairs": borders.lines()}), encoding="utf-8")
-        tmp.replace(path)
+    try:   # a failed write costs nothing: the next run derives them again
+        write_json_atomic(path, {"atlas": _atlas_stamp(), "codes": list(borders.codes), "pairs": borders.lines()})
     except OSError:
         pass
 
