@@ -36,7 +36,7 @@ STATE_COLOURS = [QColor(c) for c in ("#e9d8a6", "#cfe1b9", "#f4c7a1", "#c9d7ea",
 LABEL_FONT = QFont("DejaVu Sans", 9)
 LABEL_FONT.setBold(True)
 LABEL_FONT.setPointSizeF(8.5)
-TAB_FONT = QFont(LABEL_FONT)
+TAB_FONT = LABEL_FONT   # the tabs' codes are the labels' paths (code_path)
 LABEL_BRUSH = solid(LABEL)
 DIMMED_LABEL_BRUSH = solid(QColor("#8a8f94"))
 STATE_HAIRLINE = pen(STATE_OUTLINE, 0)
@@ -53,6 +53,23 @@ def text_path(font: QFont, text: str, centre: QPointF) -> QPainterPath:
     path.addText(QPointF(centre.x() - metrics.horizontalAdvance(text) / 2,
                          centre.y() + (metrics.ascent() - metrics.descent()) / 2), font, text)
     return path
+
+
+_code_paths: dict[str, QPainterPath] = {}
+
+
+def code_path(code: str) -> QPainterPath:
+    """A state's code in the label font (the tabs' too), centred on (0, 0). Laying the
+    codes out loads the bold font and shapes 50 texts, about 9 ms of start-up: the board's
+    shape cache keeps these paths and hands them back (known_code_paths)."""
+    path = _code_paths.get(code)
+    if path is None:
+        path = _code_paths[code] = text_path(LABEL_FONT, code, QPointF(0, 0))
+    return path
+
+
+def known_code_paths(paths: dict[str, QPainterPath]) -> None:
+    _code_paths.update(paths)
 
 
 def polygons_path(polygons) -> QPainterPath:
@@ -82,14 +99,15 @@ class StateItem(QGraphicsPathItem):
         self.hovered = False
         self.label_at = QPointF(*label_at)
         self.show_label = show_label
-        self.label_path = text_path(LABEL_FONT, code, self.label_at) if show_label else None
+        self.label_path = code_path(code).translated(self.label_at) if show_label else None
         self.extra_tip = ""
         self._hit = self.path()
         if hit_extra is not None:   # a bigger click target (e.g. the sea around Hawaii's islands)
             self._hit = self._hit.united(hit_extra)
         self.setAcceptHoverEvents(True)
         self.setZValue(1)
-        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        # Its rendering is cached once the map has first painted (BoardView does it): the
+        # first frame drew 50 pixmaps to fill them, 6 ms of start-up the later frames win back.
         self.update_tooltip()
 
     def shape(self) -> QPainterPath:
@@ -158,7 +176,7 @@ class CalloutTab(QGraphicsItem):
         self.setToolTip(state.toolTip())
         # The leader runs from the tab's nearer side to the state's label point.
         self.leader_from = QPointF(rect.left(), rect.center().y())
-        self.label_path = text_path(TAB_FONT, state.code, rect.center())   # the box scales about its centre
+        self.label_path = code_path(state.code).translated(rect.center())   # the box scales about its centre
 
     def set_scale(self, factor: float) -> bool:
         """Resize the tab about its centre to `factor` of its base size; True if it changed."""

@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QPointF, QRectF, QTimer, Signal
 from PySide6.QtGui import QColor, QCursor, QKeyEvent, QPainter, QPainterPath, QTransform
 from PySide6.QtWidgets import (
+    QGraphicsItem,
     QGraphicsItemGroup,
     QGraphicsRectItem,
     QGraphicsScene,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from stateside.board.items import (
     INSET_FRAME,
+    LABEL_FONT,
     SEA,
     STATE_COLOURS,
     TOKEN_SIZE,
@@ -33,6 +35,8 @@ from stateside.board.items import (
     PathItem,
     StateItem,
     TokenItem,
+    code_path,
+    known_code_paths,
     polygons_path,
 )
 from stateside.board.qt_lazy import SCROLL_BAR_ALWAYS_OFF, STRONG_FOCUS, Qt, pen, solid
@@ -52,7 +56,7 @@ ZOOM_STEP = 1.25
 MAX_ZOOM = 8.0
 TYPE_RESET_MS = 4500   # typed letters are forgotten after this long without a key
 TAB_TOKEN_ROOM = 2 * TOKEN_SIZE + 10
-SHAPE_CACHE_FORMAT = 1   # bump when what _write_shape_cache stores changes
+SHAPE_CACHE_FORMAT = 2   # bump when what _write_shape_cache stores changes
 
 
 class _Shape:
@@ -69,12 +73,15 @@ def _atlas_file() -> Path:
 
 
 def _cache_key() -> str:
-    """The atlas file's size and time, and the Qt that wrote the paths: a cache
-    written from another atlas, or by another Qt, is not read."""
+    """The atlas file's size and time, the Qt that wrote the paths and the label font
+    asked for: a cache written from another atlas, by another Qt or for another font is
+    not read. (Not the font file Qt finds for it: asking costs as much as the cache
+    saves; a font installed since is seen when the atlas or PySide6 changes.)"""
     import PySide6
 
     st = os.stat(_atlas_file())
-    return f"stateside-board-shapes {SHAPE_CACHE_FORMAT} {st.st_size} {st.st_mtime_ns} {PySide6.__version__}"
+    return (f"stateside-board-shapes {SHAPE_CACHE_FORMAT} {st.st_size} {st.st_mtime_ns} {PySide6.__version__} "
+            f"{LABEL_FONT.toString()}")
 
 
 def _shapes_from_atlas(atlas) -> list[_Shape]:
@@ -97,20 +104,25 @@ def _read_shape_cache(path: Path) -> list[_Shape] | None:
     try:
         if stream.readQString() != _cache_key():
             return None
-        shapes = []
+        shapes, codes = [], {}
         for _ in range(stream.readInt32()):
             code, name = stream.readQString(), stream.readQString()
             label = (stream.readDouble(), stream.readDouble())
             colour, inset = stream.readInt32(), stream.readBool()
             bounds = tuple(stream.readDouble() for _ in range(4))
-            shape_path = QPainterPath()
+            shape_path, label_path = QPainterPath(), QPainterPath()
             stream >> shape_path
+            stream >> label_path
             shapes.append(_Shape(code, name, label, colour, inset, bounds, shape_path))
+            codes[code] = label_path
     except OSError:   # the atlas file itself is gone: the atlas will say so
         return None
     ok = stream.status() == QDataStream.Ok and len(shapes) == 50 and stream.atEnd()
     del stream, buffer   # the stream first
-    return shapes if ok else None
+    if not ok:
+        return None
+    known_code_paths(codes)
+    return shapes
 
 
 def _write_shape_cache(path: Path, shapes: list[_Shape]) -> None:
@@ -130,6 +142,7 @@ def _write_shape_cache(path: Path, shapes: list[_Shape]) -> None:
         for v in s.bounds:
             stream.writeDouble(v)
         stream << s.path
+        stream << code_path(s.code)
     try:   # atomically: a half-written cache is never read (and a failed write costs nothing)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -147,7 +160,7 @@ class BoardView(QGraphicsView):
         """`shape_cache`: a file for the shapes in binary (the app passes one in its
         settings folder, which makes start-up faster); without it they come from the atlas."""
         super().__init__(parent)
-        self._pinch_grabbed = False   # after the first paint (see viewportEvent)
+        self._first_painted = False   # see viewportEvent
         # A viewport made here, in Python: asked for the one Qt makes, PySide6 works out
         # its class by setting up every widget class of QtWidgets (about 20 ms of start-up).
         self.setViewport(QWidget())
@@ -468,11 +481,11 @@ class BoardView(QGraphicsView):
         event.accept()
 
     def viewportEvent(self, event) -> bool:
-        if not self._pinch_grabbed and event.type() == QEvent.Paint:
+        if not self._first_painted and event.type() == QEvent.Paint:
             # Two turns of the event loop after the first paint (as app.main.after_first_paint),
-            # so that the frame is out first: this sets up Qt's enums (see qt_lazy).
-            self._pinch_grabbed = True
-            QTimer.singleShot(0, self, lambda: QTimer.singleShot(0, self, self._grab_pinch))
+            # so that the frame is out first.
+            self._first_painted = True
+            QTimer.singleShot(0, self, lambda: QTimer.singleShot(0, self, self._after_first_paint))
         if event.type() == QEvent.Leave:   # a state's tooltip must not outlive the pointer
             QToolTip.hideText()
         if event.type() == QEvent.Gesture:
@@ -482,8 +495,10 @@ class BoardView(QGraphicsView):
                 return True
         return super().viewportEvent(event)
 
-    def _grab_pinch(self) -> None:
-        self.viewport().grabGesture(Qt.PinchGesture)
+    def _after_first_paint(self) -> None:
+        self.viewport().grabGesture(Qt.PinchGesture)   # this sets up Qt's enums (see qt_lazy)
+        for item in self._states.values():   # hovers and highlights repaint from a pixmap
+            item.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
 
     # ---------------------------------------------------------------- input
     def mousePressEvent(self, event) -> None:
