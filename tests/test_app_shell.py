@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QPoint, QPointF, QRect
 from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox, QPushButton
 
 from stateside.app.main import MINIMUM_SIZE, MainWindow
@@ -281,6 +281,12 @@ def test_the_board_shape_cache_is_written_read_and_refused_when_stale(qtbot, tmp
     monkeypatch.setattr(view, "_shapes_from_atlas", lambda atlas: read.append(1) or pytest.fail("cache not used"))
     second = BoardView(shape_cache=cache)
     assert read == []
+    from stateside.board import items
+
+    items._code_paths.clear()   # the codes' text paths come back from the cache as laid out
+    assert view._read_shape_cache(cache) is not None and len(items._code_paths) == 50
+    for code in ("TX", "RI", "HI"):
+        assert items._code_paths[code] == items.text_path(items.LABEL_FONT, code, QPointF(0, 0)), code
     for board in (first, second):
         assert board.codes() == plain.codes()
         assert board.map_rect() == plain.map_rect()
