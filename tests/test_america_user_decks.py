@@ -243,3 +243,18 @@ def test_a_broken_installed_deck_is_left_out_with_a_message(qtbot, tmp_path, sho
     assert set(decks.user_decks()) == {"good"}
     assert "broken.yaml" in m.last_status and "year" in m.last_status
     assert m.game is not None
+
+
+def test_an_online_table_s_log_replays_on_the_bundled_deck_with_a_deck_added(qtbot, mode):
+    """The referee plays the bundled deck only. A screen with a deck added read the table's
+    final log with its own cards mixed in, and the game it showed did not check out."""
+    from stateside.games.america.widgets import rules_on
+
+    played = Match(rules_on(decks.load_deck(decks.default_folder())), ["ai:easy", "ai:easy"], 5,
+                   {"players": ["Ann", "Bob"]})
+    played.play_out()
+    mode.add_deck(EXAMPLE)
+    mode._online_ended({"save": played.to_json()})   # as the table's end reaches the screen
+    assert mode.match.actions == played.actions and mode.game.is_terminal()
+    assert [r.points for r in mode.game.results] == [r.points for r in played.state.results]
+    assert not any(decks.user_deck_of(t) for t in mode.game.topics)   # the referee's deck

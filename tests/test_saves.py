@@ -49,3 +49,21 @@ def test_failed_write_keeps_the_old_file(tmp_path):
         write_json_atomic(path, {"a": object()})   # not JSON-able: fails half way
     assert json.loads(path.read_text()) == {"a": 1}
     assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
+
+
+def test_a_match_replays_on_given_rules_of_its_own_game_only():
+    """Match.from_json(rules=...) replays with a mode's rules bound to data (America's deck);
+    rules of another game are refused, not played."""
+    from stateside.engine.match import Match, rules_for
+    from stateside.games.ten_days.rules import TenDaysState
+
+    played = Match("ten-days", ["ai:easy", "ai:easy"], 3, {"players": ["Ann", "Bob"]})
+    played.play_out()
+
+    class Bound(TenDaysState):
+        pass
+
+    again = Match.from_json(played.to_json(), rules=Bound)
+    assert isinstance(again.state, Bound) and again.actions == played.actions
+    with pytest.raises(SaveError, match="a save of 'ten-days', not of 'america'"):
+        Match.from_json(played.to_json(), rules=rules_for("america"))

@@ -276,3 +276,18 @@ def test_the_log_shows_six_lines_in_a_small_window(qtbot, show_mode):
     newest = mode.log_panel.item(mode.log_panel.count() - 1)
     qtbot.waitUntil(lambda: 0 <= mode.log_panel.visualItemRect(newest).bottom() <= mode.log_panel.viewport().height(),
                     timeout=3000)   # the newest line in sight
+
+
+def test_a_finished_game_is_told_in_full_to_the_people_here(qtbot, mode):
+    """Once a game is over nothing in it is secret: after an online table's end this screen
+    showed the referee's whole log with the other seat's draws still face down."""
+    played = Match(TenDaysState, ["ai:medium", "ai:easy"], 11,
+                   {"players": ["Ann", "Bob"], "first_player": 1, "turn_limit": 60})
+    played.play_out()
+    finished = Match.from_json({**played.to_json(), "seats": ["human", "human"]})   # two people here
+    mode.install(finished)
+    assert mode.game.is_terminal() and set(mode.people()) == {0, 1}
+    texts = log_lines(mode)
+    assert not any("face down" in t or "hidden move" in t or "placed the card on a day or kept" in t for t in texts)
+    drawn = [line.text for line in mode.log_panel.lines() if line.seat == CHANCE and "from the deck" in line.text]
+    assert drawn and all(any(name in text for name in card_names(mode)) for text in drawn)

@@ -692,11 +692,16 @@ class TurnBasedMode(LogLinks, GameMode):
         self.status.emit(f"The table refused that move: {reason}")
         self.schedule()
 
+    def online_log_match(self, save: dict) -> Match:
+        """The match of a table's whole log, as its referee played it (a mode whose rules
+        carry data of this screen, such as America's added decks, reads it on the table's)."""
+        return Match.from_json(save, "the online table's log")
+
     def _online_ended(self, result: dict) -> None:
         """The referee's whole log replaces this screen's guesses: a finished game like any other."""
         table = self.online.table if self.online else ""
         self.leave_online(restore=False)
-        self.install(Match.from_json(result["save"], "the online table's log"))
+        self.install(self.online_log_match(result["save"]))
         if result.get("problem"):
             self.status.emit(f"Online game {table} over, but it does not check out: {result['problem']}")
         else:

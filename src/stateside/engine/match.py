@@ -263,18 +263,24 @@ class Match:
         }
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "the save") -> "Match":
+    def from_json(cls, data: Any, where: str = "the save", rules: type[State] | None = None) -> "Match":
         """Rebuild a match by replaying its log. Any problem raises SaveError naming
-        `where` and the field or the action ("action 17 of 40: ..."), never a traceback."""
+        `where` and the field or the action ("action 17 of 40: ..."), never a traceback.
+        `rules`: the game's own class to replay with (its id must be the save's game),
+        for rules bound to data, such as an America deck; default: the game's registered rules."""
         if not isinstance(data, dict):
             raise SaveError(f"{where}: the game is not a JSON object")
         game = data.get("game")
         if not isinstance(game, str):
             raise SaveError(f"{where}: \"game\" is missing or not a name")
         try:
-            rules = rules_for(game)
+            registered = rules_for(game)
         except ValueError:
             raise SaveError(f"{where}: a save of {game!r}, which is not a game this Stateside has") from None
+        if rules is None:
+            rules = registered
+        elif not issubclass(rules, registered):
+            raise SaveError(f"{where}: a save of {game!r}, not of {rules.spec.id!r}")
         version = data.get("rules_version", rules.spec.save_version)
         if type(version) is not int or version != rules.spec.save_version:
             raise SaveError(f"{where}: rules version {version!r} of {game} is not supported "

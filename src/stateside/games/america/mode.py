@@ -199,11 +199,6 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         self.panel.setFixedWidth(PANEL_LARGE if width >= 1700 else PANEL_WIDE if width >= 1200 else PANEL_NARROW)
         super().resizeEvent(event)
 
-    def resizeEvent(self, event) -> None:
-        width = event.size().width()
-        self.panel.setFixedWidth(PANEL_LARGE if width >= 1700 else PANEL_WIDE if width >= 1200 else PANEL_NARROW)
-        super().resizeEvent(event)
-
     # --- games ----------------------------------------------------------------------------
     @property
     def seats(self) -> list[str]:
@@ -461,6 +456,12 @@ class AmericaMode(DeckMenu, TurnBasedMode):
     def leave_online(self, restore: bool = True) -> None:
         self.__dict__.pop("rules", None)
         super().leave_online(restore)
+
+    def online_log_match(self, save: dict) -> Match:
+        table_deck = decks.load_deck(decks.default_folder())   # the referee has no added decks
+        match = Match.from_json(save, "the online table's log", rules=rules_on(table_deck))
+        match.rules = rules_on(match.state.deck)   # kept through undo and replays
+        return match
 
     def online_update(self, view: dict) -> None:
         self._online_view = view

@@ -357,9 +357,10 @@ class TenDaysMode(TurnBasedMode):
         return super().state_before(index)
 
     def hidden_here(self, entry: LogEntry, before=None) -> bool:
-        """Whether a person at this screen, other than the one who acted, may not see this move."""
+        """Whether a person at this screen, other than the one who acted, may not see this
+        move. Nothing is hidden once the game is over (an online table's whole log, say)."""
         people = set(self.people())
-        if self.replaying is not None or not people:
+        if self.replaying is not None or not people or (self.game is not None and self.game.is_terminal()):
             return False
         before = before if before is not None else self.state_before(entry.index)
         return bool(hidden_from(before, entry.action, entry.seat) & people)
