@@ -171,6 +171,33 @@ def test_leaving_mid_game_frees_the_seat_and_goes_back_to_the_game_before(qtbot,
     other.close()
 
 
+def test_quitting_the_app_mid_game_gives_up_the_seat_and_saves_the_game_played_here(qtbot, server):
+    """Closing the window (Game > Quit) leaves the online table first, as Leave does: the
+    process ends at once after the close (run_app's quick exit), so nothing is left to
+    say goodbye later, and the game saved for the next start is this screen's own."""
+    from stateside.app.main import MainWindow
+
+    window = MainWindow(persist=True)
+    qtbot.addWidget(window)
+    a = window.open_mode("ten-days")
+    before = a.match.to_json()
+    sa = OnlineSession(f"127.0.0.1:{server.port}", a, poll_ms=5)
+    other = OnlineSession(f"127.0.0.1:{server.port}", poll_ms=5)
+    sa.host("ten-days", ["you", "human"], ["Ann", "Bob"], {}, seed=2)
+    qtbot.waitUntil(lambda: sa.table is not None, timeout=10000)
+    a.attach_online(sa)
+    other.join(sa.table)
+    qtbot.waitUntil(a.is_human_turn, timeout=10000)
+    window.close()
+    assert a.online is None and a.match.to_json() == before
+    look = look_table(server, sa.table)
+    assert look["joined"] == {"1": "Bob"} and look["status"] == "lobby"
+    saved = MainWindow(persist=True)   # the next start resumes the game played here
+    qtbot.addWidget(saved)
+    assert saved.open_mode("ten-days").match.to_json() == before
+    other.close()
+
+
 def test_the_dialog_hosts_a_table_and_shows_who_is_seated(qtbot, server):
     dialog = OnlineDialog([("ten-days", "10 Days in the USA", 2, 4)])
     qtbot.addWidget(dialog)

@@ -584,6 +584,9 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self._autosave_timer.stop()
+        for mode in self.modes.values():   # give up online seats now: the process ends at once after
+            if getattr(mode, "online", None) is not None:   # the close (run_app's quick exit)
+                mode.leave_online()   # and the screen's own game comes back, to be saved below
         if self.persist:
             self.autosave_all()
             self.settings.setValue("geometry", self.saveGeometry())
