@@ -330,16 +330,21 @@ def test_the_explorer_panel_is_built_at_once_when_it_is_needed(qtbot):
     assert w.board._states["KS"].fill is not None
 
 
-def test_a_screenshot_shows_the_explorers_panel_and_the_chooser(tmp_path):
+def explorer_screenshot(tmp_path, size: str):
+    """`stateside --screenshot` of the Map explorer at `size`, run as the command: the image."""
     import subprocess
 
     from PySide6.QtGui import QImage
 
     out = tmp_path / "explorer.png"
     result = subprocess.run([sys.executable, "-m", "stateside", "--screenshot", str(out), "--mode", "explorer",
-                             "--size", "1024x700"], capture_output=True, text=True, timeout=120)
+                             "--size", size], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    image = QImage(str(out))
+    return QImage(str(out))
+
+
+def test_a_screenshot_shows_the_explorers_panel_and_the_chooser(tmp_path):
+    image = explorer_screenshot(tmp_path, "1024x700")
     assert (image.width(), image.height()) == (1024, 700)
     panel = {image.pixel(x, y) for x in range(740, 1010, 3) for y in range(70, 400, 3)}
     chooser = {image.pixel(x, y) for x in range(0, 1024, 4) for y in range(22, 52, 2)}
@@ -358,16 +363,7 @@ def test_one_running_copy_holds_the_lock_and_a_crash_leaves_none(tmp_path):
 
 
 def test_a_screenshot_smaller_than_the_minimum_is_the_size_asked(tmp_path):
-    import subprocess
-
-    from PySide6.QtGui import QImage
-
-    out = tmp_path / "small.png"
-    result = subprocess.run([sys.executable, "-m", "stateside", "--screenshot", str(out), "--mode", "explorer",
-                             "--size", "800x600"], capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
-
-    image = QImage(str(out))
+    image = explorer_screenshot(tmp_path, "800x600")
     assert (image.width(), image.height()) == (800, 600)
 
 

@@ -153,17 +153,25 @@ def look_table(srv: NatsServer, code: str) -> dict:
     return asyncio.run(look())
 
 
-def test_leaving_mid_game_frees_the_seat_and_goes_back_to_the_game_before(qtbot, show_mode, server):
-    """A turn game's screen leaving the table (Game > Leave the online table calls
-    leave_online): the referee frees the seat and the screen shows its own game again."""
-    a, sa = seat_up(qtbot, show_mode, server)
-    before = a.match
+def mid_game(qtbot, a, server) -> tuple[OnlineSession, OnlineSession]:
+    """`a` (a 10 Days mode) hosts a table as Ann, Bob joins it from another session, and
+    the game is at Ann's turn: (Ann's session, Bob's)."""
+    sa = OnlineSession(f"127.0.0.1:{server.port}", a, poll_ms=5)
     other = OnlineSession(f"127.0.0.1:{server.port}", poll_ms=5)
     sa.host("ten-days", ["you", "human"], ["Ann", "Bob"], {}, seed=2)
     qtbot.waitUntil(lambda: sa.table is not None, timeout=10000)
     a.attach_online(sa)
     other.join(sa.table)
     qtbot.waitUntil(a.is_human_turn, timeout=10000)
+    return sa, other
+
+
+def test_leaving_mid_game_frees_the_seat_and_goes_back_to_the_game_before(qtbot, show_mode, server):
+    """A turn game's screen leaving the table (Game > Leave the online table calls
+    leave_online): the referee frees the seat and the screen shows its own game again."""
+    a, _ = seat_up(qtbot, show_mode, server)
+    before = a.match
+    sa, other = mid_game(qtbot, a, server)
     a.leave_online()
     assert a.online is None and a.match is before
     look = look_table(server, sa.table)
@@ -181,13 +189,7 @@ def test_quitting_the_app_mid_game_gives_up_the_seat_and_saves_the_game_played_h
     qtbot.addWidget(window)
     a = window.open_mode("ten-days")
     before = a.match.to_json()
-    sa = OnlineSession(f"127.0.0.1:{server.port}", a, poll_ms=5)
-    other = OnlineSession(f"127.0.0.1:{server.port}", poll_ms=5)
-    sa.host("ten-days", ["you", "human"], ["Ann", "Bob"], {}, seed=2)
-    qtbot.waitUntil(lambda: sa.table is not None, timeout=10000)
-    a.attach_online(sa)
-    other.join(sa.table)
-    qtbot.waitUntil(a.is_human_turn, timeout=10000)
+    sa, other = mid_game(qtbot, a, server)
     window.close()
     assert a.online is None and a.match.to_json() == before
     look = look_table(server, sa.table)

@@ -18,7 +18,7 @@ from stateside.board.qt_lazy import TOOL_BUTTON_TEXT_ONLY, Qt
 from stateside.board.view import BoardView
 from stateside.errors import DataError, StatesideError
 from stateside.games import GameInfo, discover_games, load_object
-from stateside.paths import resource, use_cache_dir
+from stateside.paths import cache_file, resource, use_cache_dir
 
 APP_NAME = "Stateside"
 AUTOSAVE_DELAY_MS = 300   # an autosave follows each action this long after it, at most once
@@ -82,7 +82,7 @@ class MainWindow(QMainWindow):
         caches = persist if caches is None else caches
         if caches:   # e.g. the borders (see paths.cache_file)
             use_cache_dir(config_dir() / "cache")
-        self.board = BoardView(shape_cache=config_dir() / "cache" / "board-shapes.bin" if caches else None)
+        self.board = BoardView(shape_cache=cache_file("board-shapes.bin") if caches else None)
         self.games: list[GameInfo] = [*discover_games(), EXPLORER]
         self.modes: dict[str, GameMode] = {}
         self.current: GameMode | None = None

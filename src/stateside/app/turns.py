@@ -169,6 +169,15 @@ class LogLinks:
         self._pinned = None if self._pinned == index else index
         self.highlight_entry(self.entry(self._pinned) if self._pinned is not None else None)
 
+    def _make_log_and_replay_bar(self) -> None:
+        """self.log_panel and self.replay_bar, wired to the mode (replay_to, stop_replay)."""
+        self.log_panel = MoveLogPanel()
+        self.log_panel.hovered.connect(self._log_hovered)
+        self.log_panel.picked.connect(self._log_picked)
+        self.replay_bar = ReplayBar()
+        self.replay_bar.moved.connect(self.replay_to)
+        self.replay_bar.closed.connect(self.stop_replay)
+
 
 class TurnBasedMode(LogLinks, GameMode):
     rules: type[State]               # the game's State class (set by the subclass)
@@ -189,12 +198,7 @@ class TurnBasedMode(LogLinks, GameMode):
         self.online_note = ""
         self._online_started = False
         self.ai_timer = QTimer(self, singleShot=True, timeout=self._computer_due)
-        self.log_panel = MoveLogPanel()
-        self.log_panel.hovered.connect(self._log_hovered)
-        self.log_panel.picked.connect(self._log_picked)
-        self.replay_bar = ReplayBar()
-        self.replay_bar.moved.connect(self.replay_to)
-        self.replay_bar.closed.connect(self.stop_replay)
+        self._make_log_and_replay_bar()
         self.pass_screen = PassScreen(self, self._pass_done, self.private_view)
         self.score_dialog: QDialog | None = None
 

@@ -27,8 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from stateside.app.mode import GameMode
-from stateside.app.movelog import NO_COLOUR, LogLine, MoveLogPanel
-from stateside.app.replay import ReplayBar
+from stateside.app.movelog import NO_COLOUR, LogLine
 from stateside.app.setup_screen import HUMAN, SeatChoice, SetupScreen
 from stateside.app.turns import LogLinks, ScoreTable
 from stateside.engine.clock import next_step
@@ -254,12 +253,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.won_timer = QTimer(self, singleShot=True, timeout=self._end_won)
         self.tick = QTimer(self, singleShot=True, timeout=self._on_tick)
         self.buzz_timer = QTimer(self, interval=100, timeout=self._show_buzz_countdown)
-        self.log_panel = MoveLogPanel()
-        self.log_panel.hovered.connect(self._log_hovered)
-        self.log_panel.picked.connect(self._log_picked)
-        self.replay_bar = ReplayBar()
-        self.replay_bar.moved.connect(self.replay_to)
-        self.replay_bar.closed.connect(self.stop_replay)
+        self._make_log_and_replay_bar()
         # Online (an OnlineSession while at a table; see attach_online): the referee's log is
         # the game and the local clock only displays it.
         self.online = None
