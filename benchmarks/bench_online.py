@@ -50,16 +50,16 @@ import time
 from pathlib import Path
 
 from stateside.online import client as C
-from stateside.online.server import NatsServer, referee_password
+from stateside.online.server import NatsServer
 
 
 def start_referees(srv: NatsServer, k: int, data: Path, partitioned: bool = True) -> list[subprocess.Popen]:
-    url = f"nats://referee:{referee_password(data)}@127.0.0.1:{srv.port}"
+    url = f"nats://127.0.0.1:{srv.port}"   # the referee's password comes from --auth-dir
     procs = []
     for i in range(k):
         share = ["--share", f"{i + 1}/{k}"] if partitioned and k > 1 else []
         p = subprocess.Popen([sys.executable, "-m", "stateside.online.server", "--nats", url, "--auth-dir", str(data),
-                              "--server-pid", str(srv.proc.pid), *share], stdout=subprocess.PIPE, text=True,
+                              "--server-pid", str(srv.proc.pid), "--load-test", *share], stdout=subprocess.PIPE, text=True,
                              env={**os.environ, "STATESIDE_CONFIG_DIR": str(data / "cfg")})
         line = p.stdout.readline()
         if "ready" not in line:

@@ -146,8 +146,8 @@ def test_a_seats_password_never_travels_in_clear(server):
 
         async def sniff(msg):
             seen.append(msg.data)
-        spy = await nats.connect(server.guest_url(), allow_reconnect=False)
-        await spy.subscribe("_INBOX.>", cb=sniff)     # a guest may listen to every reply
+        spy = await nats.connect(server.guest_url(), allow_reconnect=False, inbox_prefix=P.GUEST_INBOX_PREFIX)
+        await spy.subscribe(P.GUEST_INBOX_PREFIX + ".>", cb=sniff)     # a guest may listen to the guests' replies
         try:
             host = await C.host_table(server.guest_url(), "ten-days", ["human", "human"])
             creds = await C.join_table(server.guest_url(), host["table"], 0)

@@ -81,8 +81,8 @@ def test_a_killed_referee_process_is_replaced_and_the_game_goes_on(tmp_path):
 
     data = tmp_path / "data"
     srv = NatsServer(data).start()
-    url = f"nats://referee:{referee_password(data)}@127.0.0.1:{srv.port}"
-    args = ["--nats", url, "--auth-dir", str(data), "--server-pid", str(srv.proc.pid)]
+    # The referee's password comes from the server's folder, never the command line.
+    args = ["--nats", f"nats://127.0.0.1:{srv.port}", "--auth-dir", str(data), "--server-pid", str(srv.proc.pid)]
     first, _ = start_command(args, tmp_path)
     second = None
     try:

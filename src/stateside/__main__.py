@@ -83,7 +83,8 @@ def cmd_server(argv: list[str]) -> int:
         description="Host online tables: start nats-server with JetStream and a referee (or, with "
                     "--nats, only a referee against an existing NATS server or cluster).")
     parser.add_argument("--nats", metavar="URL",
-                        help="run only a referee against this NATS (nats://referee:PASSWORD@host:port)")
+                        help="run only a referee against this NATS (nats://HOST:PORT; the referee's password "
+                             "comes from $STATESIDE_REFEREE_PASSWORD or the --auth-dir folder)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address nats-server listens on (default 127.0.0.1; 0.0.0.0 for a network)")
     parser.add_argument("--port", type=int, default=4222, help="port nats-server listens on (default 4222)")
@@ -101,6 +102,8 @@ def cmd_server(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not 1 <= args.port <= 65535:
         return _fail(f"server: --port must be 1 to 65535, not {args.port}")
+    if args.nats is not None and not args.nats.strip():
+        return _fail("server: --nats needs the address of a NATS server, e.g. nats://HOST:4222")
     if (args.auth_dir or args.server_pid) and not args.nats:
         return _fail("server: --auth-dir and --server-pid go with --nats (the embedded server issues its own seats)")
     try:
@@ -111,7 +114,10 @@ def cmd_server(argv: list[str]) -> int:
     import signal
     from pathlib import Path
 
-    from stateside.online.server import ServerError, default_data_dir, run_server
+    from stateside.online.server import PASSWORD_ON_COMMAND_LINE, ServerError, default_data_dir, has_password, run_server
+
+    if args.nats and has_password(args.nats):
+        return _fail(f"server: {PASSWORD_ON_COMMAND_LINE}")
 
     data = Path(args.data) if args.data else default_data_dir()
     share = None

@@ -36,8 +36,10 @@ async def _guest_connection(url: str):
         try:
             # One quick second try inside nats-py (its default is 60 tries, 2 s apart: two
             # minutes before a wrong address is reported), then ours, spaced out.
+            # Replies come to the guests' inboxes, the only subjects a guest may read.
             return await nats.connect(url, name="stateside-guest", allow_reconnect=False, connect_timeout=3,
-                                      max_reconnect_attempts=1, reconnect_time_wait=0.1, error_cb=_quiet)
+                                      max_reconnect_attempts=1, reconnect_time_wait=0.1, error_cb=_quiet,
+                                      inbox_prefix=P.GUEST_INBOX_PREFIX)
         except (OSError, nats.errors.Error) as e:
             if attempt == GUEST_CONNECT_TRIES - 1:
                 raise OnlineError(f"cannot reach the server at {url.split('@')[-1]}: {e or type(e).__name__}") from None
@@ -45,18 +47,28 @@ async def _guest_connection(url: str):
 
 
 async def _lobby(url: str, subject: str, body: dict, timeout: float = 10.0) -> dict:
+    """A lobby request with a fresh key; the referee's reply, unsealed with it (other
+    guests may see the reply go by, never read it)."""
+    key = P.new_seal_key()
     nc = await _guest_connection(url)
     try:
-        msg = await nc.request(subject, P.encode(body), timeout=timeout)
+        msg = await nc.request(subject, P.encode({**body, "key": key}), timeout=timeout)
     except nats.errors.NoRespondersError:
         raise OnlineError("no referee is running on that server") from None
     except nats.errors.TimeoutError:
         raise OnlineError("the referee did not answer in time") from None
     finally:
         await nc.close()
-    reply = P.decode(msg.data, P.MAX_SERVER_PAYLOAD, "the referee's reply")
+    try:
+        reply = P.decode(msg.data, P.MAX_SERVER_PAYLOAD, "the referee's reply", None)
+        if "sealed" in reply:
+            reply = P.unseal(reply["sealed"], key)
+        elif reply.get("ok"):   # only a refusal, which carries nothing secret, comes unsealed
+            raise P.ProtocolError("the referee's reply is not sealed for this request")
+    except P.ProtocolError as e:
+        raise OnlineError(str(e)) from None
     if not reply.get("ok"):
-        raise OnlineError(reply.get("reason") or "refused")
+        raise OnlineError(str(reply.get("reason") or "refused")[:300])
     return reply
 
 
@@ -72,15 +84,11 @@ async def host_table(guest_url: str, game: str, seats: list[str], names: list[st
 async def join_table(guest_url: str, code: str, seat: int | None = None) -> dict:
     """Take a seat: {"table", "seat", "user", "password", ...}."""
     for attempt in range(3):   # two referees seating two players at once: one is told to retry
-        key = P.new_seal_key()
         try:
-            reply = await _lobby(guest_url, P.LOBBY_JOIN, {"type": "join", "table": code, "seat": seat, "key": key})
-            break
+            return await _lobby(guest_url, P.LOBBY_JOIN, {"type": "join", "table": code, "seat": seat})
         except OnlineError as e:
             if "try again" not in str(e) or attempt == 2:
                 raise
-    reply["password"] = P.unseal(reply.pop("password_sealed"), key)
-    return reply
 
 
 async def look_table(guest_url: str, code: str) -> dict:
@@ -115,6 +123,7 @@ class SeatClient:
         self.errors: list[str] = []            # what the server said (permission violations...)
         self.left: list[dict] = []             # "left" notes: a seat (perhaps ours) left the table
         self.gone = False                      # we left: our credentials are revoked
+        self.closed: str | None = None         # the referee closed the table: why
         self.nc = None
         self._changed = asyncio.Event()
         self._synced = False
@@ -129,7 +138,7 @@ class SeatClient:
         async def on_error(e):
             self.errors.append(str(e))
             # Our credentials were revoked (we left, or the game is over): stop reconnecting.
-            if "authorization" in str(e).lower() and (self.gone or self.end is not None):
+            if "authorization" in str(e).lower() and (self.gone or self.end is not None or self.closed):
                 asyncio.get_running_loop().create_task(self.close())
 
         async def on_reconnect():   # whatever was said while away is in the log: catch up
@@ -216,7 +225,7 @@ class SeatClient:
     # --- receiving ---------------------------------------------------------------------
     async def _on_private(self, msg) -> None:
         try:
-            m = P.decode(msg.data, P.MAX_SERVER_PAYLOAD, "the referee's message")
+            m = P.decode(msg.data, P.MAX_SERVER_PAYLOAD, "the referee's message", None)
         except P.ProtocolError as e:
             self.errors.append(str(e))
             return
@@ -227,10 +236,16 @@ class SeatClient:
             self._tell("changed")
             return
         elif kind == "sync":
+            since = m["since"]
+            if since > self.n:   # a page after one we missed: ask again from what we have
+                await self.sync()
+                return
+            self.entries[since:] = m["entries"]
+            if m.get("more"):    # a long game comes in pages under the server's message limit
+                await self.sync()
+                return
             self._synced = True
             self.info = {k: m[k] for k in ("game", "setup", "seats", "seed_commitment", "joined") if k in m}
-            since = m["since"]
-            self.entries[since:] = m["entries"]
             self._take_state(m)
             if m.get("end"):
                 self.end = m["end"]
@@ -249,6 +264,9 @@ class SeatClient:
         elif kind == "end":
             self.end = m
             self.status = "over"
+        elif kind == "closed":   # the referee could not go on with this table (see its reason)
+            self.closed = str(m.get("reason", "closed by the referee"))[:300]
+            self.status, self.legal = "closed", None
         elif kind == "left":   # a seat left (ours when we asked to): who is seated now
             self.left.append(m)
             self.info["joined"] = m.get("joined", {})
@@ -282,6 +300,8 @@ class SeatClient:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while self.end is None:
+            if self.closed:
+                raise OnlineError(f"the table was closed: {self.closed}")
             if stop_after is not None and moves >= stop_after:
                 return
             if self.my_turn():

@@ -1,5 +1,5 @@
 """The messages of online play: subjects, size limits, validation, the seed's hash and
-the sealing of a seat's password. Pure Python; see ARCHITECTURE.md for the flow.
+the sealing of lobby replies. Pure Python; see ARCHITECTURE.md for the flow.
 
 Every message is one JSON object with a "type". Anything a client sends is checked
 here before the referee looks at it; a bad message gets a ProtocolError whose text is
@@ -7,7 +7,9 @@ the refusal the client reads.
 """
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import json
 import re
 import secrets
@@ -32,6 +34,37 @@ _CODE_RE = re.compile(f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$")
 
 class ProtocolError(ValueError):
     """A message that is refused; its text is what the sender is told."""
+
+
+class RateLimit:
+    """Token buckets by key: `rate` messages a second on average, `burst` at once. What
+    a key sends beyond that is dropped before it costs the referee anything more."""
+
+    def __init__(self, rate: float, burst: float, clock=None, max_keys: int = 100_000):
+        import time
+
+        self.rate, self.burst = float(rate), float(burst)
+        self.clock = clock or time.monotonic
+        self.max_keys = max_keys
+        self._buckets: dict = {}   # key -> (tokens, when)
+
+    def allow(self, key, cost: float = 1.0) -> bool:
+        now = self.clock()
+        tokens, when = self._buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - when) * self.rate)
+        if tokens < cost:
+            self._buckets[key] = (tokens, now)
+            return False
+        if len(self._buckets) >= self.max_keys and key not in self._buckets:
+            self._forget_full(now)
+        self._buckets[key] = (tokens - cost, now)
+        return True
+
+    def _forget_full(self, now: float) -> None:
+        """Drop the buckets that have refilled (they remember nothing): memory stays bounded."""
+        full = [k for k, (t, w) in self._buckets.items() if t + (now - w) * self.rate >= self.burst]
+        for k in full or list(self._buckets)[: len(self._buckets) // 2]:
+            del self._buckets[k]
 
 
 def log_subject(table: str) -> str:
@@ -112,17 +145,57 @@ def encode(message: dict) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode()
 
 
-def decode(data: bytes, limit: int, what: str = "message") -> dict:
-    """A received JSON object, or ProtocolError saying what is wrong with it."""
+MAX_DEPTH = 16   # a move nests a few levels; deeper is refused before anything reads it
+
+
+def _nesting(data: bytes, limit: int) -> int:
+    """How deeply [ and { nest in JSON text, brackets inside strings ignored (a message
+    has passed its size limit, so this loop is bounded; json.loads would recurse)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:        # backslash
+                escaped = True
+            elif byte == 0x22:        # closing quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):    # [ {
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    return deepest
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
+
+
+def decode(data: bytes, limit: int, what: str = "message", max_depth: int | None = MAX_DEPTH) -> dict:
+    """A received JSON object, or ProtocolError saying what is wrong with it: too large,
+    nested deeper than max_depth, not JSON (NaN and Infinity included), not an object.
+    Clients read the referee's own messages with max_depth None (a long game's sync has
+    thousands of brackets; the referee is the one writer they trust)."""
     if len(data) > limit:
         raise ProtocolError(f"{what} too large: {len(data)} bytes (at most {limit})")
+    # Counting brackets is cheap; the exact scan runs only when they could nest too deep.
+    if max_depth is not None and data.count(b"[") + data.count(b"{") > max_depth \
+            and _nesting(data, max_depth) > max_depth:
+        raise ProtocolError(f"{what} is nested too deeply (at most {max_depth} levels)")
     try:
-        msg = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
+        msg = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise ProtocolError(f"{what} is not valid JSON ({str(e)[:80]})") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise ProtocolError(f"{what} must be a JSON object with a \"type\"")
     return msg
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a message may hold")
 
 
 def check_intent(msg: dict) -> dict:
@@ -158,30 +231,71 @@ def seed_commitment(seed: int, salt: str) -> str:
     return hashlib.sha256(f"stateside-seed:{seed}:{salt}".encode()).hexdigest()
 
 
-# --- a seat's password travels sealed -------------------------------------------------
-# Guests share one public account and all may listen on _INBOX.>, so the referee's reply
-# to a join must not carry the password in clear. The joiner puts a fresh random key in
-# its request, which only referees can read (guests may publish to the lobby, never
-# subscribe to it); the reply carries the password XORed with sha256(key).
+# --- lobby replies travel sealed -------------------------------------------------------
+# Guests share one public user, so any guest may listen on the guests' reply inboxes
+# (_INBOX_guest.>, in the guests' own account: never the referee's JetStream replies).
+# A lobby reply names a table code and a seat's password, so it must not be readable
+# there: the guest puts a fresh random key in its request (only referees can read the
+# lobby subjects) and the referee seals the whole reply for that key. The construction
+# is encrypt-then-MAC from the standard library: an HMAC-SHA256 keystream under a
+# per-message nonce, and an HMAC-SHA256 tag over nonce and ciphertext, with separate
+# keys derived from the guest's key. A reply that fails the tag is refused.
+
+GUEST_INBOX_PREFIX = "_INBOX_guest"   # guests may subscribe here only (server.py)
+SEAL_KEY_HEX = 64
+_NONCE, _TAG = 16, 16
+
 
 def new_seal_key() -> str:
-    return secrets.token_hex(32)
+    return secrets.token_hex(SEAL_KEY_HEX // 2)
 
 
-def _pad(key: str, n: int) -> bytes:
-    out = b""
-    counter = 0
-    while len(out) < n:
-        out += hashlib.sha256(f"stateside-seal:{counter}:{key}".encode()).digest()
-        counter += 1
-    return out[:n]
+def check_seal_key(key: Any) -> str:
+    if not isinstance(key, str) or len(key) != SEAL_KEY_HEX:
+        raise ProtocolError(f"a lobby request needs \"key\": {SEAL_KEY_HEX} hex digits to seal the reply with")
+    try:
+        bytes.fromhex(key)
+    except ValueError:
+        raise ProtocolError(f"a lobby request needs \"key\": {SEAL_KEY_HEX} hex digits to seal the reply with") from None
+    return key
 
 
-def seal(password: str, key: str) -> str:
-    data = password.encode()
-    return bytes(a ^ b for a, b in zip(data, _pad(key, len(data)))).hex()
+def _subkeys(key: str) -> tuple[bytes, bytes]:
+    raw = bytes.fromhex(key)
+    return (hmac.new(raw, b"stateside-seal-encrypt", hashlib.sha256).digest(),
+            hmac.new(raw, b"stateside-seal-mac", hashlib.sha256).digest())
 
 
-def unseal(sealed: str, key: str) -> str:
-    data = bytes.fromhex(sealed)
-    return bytes(a ^ b for a, b in zip(data, _pad(key, len(data)))).decode()
+def _keystream(enc: bytes, nonce: bytes, n: int) -> bytes:
+    blocks = [hmac.new(enc, nonce + i.to_bytes(8, "big"), hashlib.sha256).digest()
+              for i in range((n + 31) // 32)]
+    return b"".join(blocks)[:n]
+
+
+def _xor(data: bytes, pad: bytes) -> bytes:
+    return (int.from_bytes(data, "big") ^ int.from_bytes(pad, "big")).to_bytes(len(data), "big")
+
+
+def seal(body: dict, key: str) -> str:
+    """The reply `body` sealed for the holder of `key` (base64 of nonce, ciphertext, tag)."""
+    enc, mac = _subkeys(key)
+    data = encode(body)
+    nonce = secrets.token_bytes(_NONCE)
+    sealed = nonce + _xor(data, _keystream(enc, nonce, len(data)))
+    return base64.b64encode(sealed + hmac.new(mac, sealed, hashlib.sha256).digest()[:_TAG]).decode()
+
+
+def unseal(sealed: Any, key: str) -> dict:
+    """The reply sealed for `key`, or ProtocolError when it was not (or was altered)."""
+    try:
+        raw = base64.b64decode(sealed, validate=True) if isinstance(sealed, str) else b""
+    except ValueError:
+        raw = b""
+    if len(raw) < _NONCE + _TAG:
+        raise ProtocolError("the referee's reply is not sealed for this request")
+    enc, mac = _subkeys(key)
+    body, tag = raw[:-_TAG], raw[-_TAG:]
+    if not hmac.compare_digest(tag, hmac.new(mac, body, hashlib.sha256).digest()[:_TAG]):
+        raise ProtocolError("the referee's reply is not sealed for this request")
+    nonce, data = body[:_NONCE], body[_NONCE:]
+    return decode(_xor(data, _keystream(enc, nonce, len(data))), MAX_SERVER_PAYLOAD, "the referee's reply", None)

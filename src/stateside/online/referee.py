@@ -21,9 +21,9 @@ import nats
 from nats.js import api
 from nats.js.errors import APIError, NoStreamResponseError, NotFoundError
 
-from stateside.engine.match import HUMAN, Match, chance_rng, check_seats, rules_for, sample_chance
+from stateside.engine.match import HUMAN, MAX_NAME, Match, chance_rng, check_seats, rules_for, sample_chance
 from stateside.engine.protocol import CHANCE, SIMULTANEOUS, TERMINAL
-from stateside.errors import IllegalActionError
+from stateside.errors import IllegalActionError, SaveError
 from stateside.online import protocol as P
 from stateside.online.realtime import RealTimeTable, owner_subject, void_interrupted_round
 from stateside.online.visibility import entry_view, hidden_from
@@ -42,6 +42,37 @@ class Conflict(Exception):
     """Someone else appended to this game's log first: reload it and think again."""
 
 
+class TableClosed(Exception):
+    """The table's log cannot be played on (it does not replay, or the rules refused an
+    action they had listed): the referee closes it with this reason; the others go on."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one guest or one seat may ask of a referee (see ARCHITECTURE.md, "Limits").
+    A guest is known by the connection and the address the server names in each lobby
+    request (Nats-Request-Info, which a client cannot forge)."""
+    lobby_per_connection: tuple[float, float] = (5.0, 20.0)    # requests a second, burst
+    lobby_per_address: tuple[float, float] = (20.0, 60.0)
+    waiting_per_connection: int = 5      # tables hosted that nobody has started yet
+    waiting_per_address: int = 20
+    waiting_tables: int = 2_000          # such tables on this referee altogether
+    lobby_ttl_s: float = 3600.0          # a table nobody started is closed after this
+    intents_per_seat: tuple[float, float] = (100.0, 300.0)
+    syncs_per_seat: tuple[float, float] = (5.0, 20.0)
+    sweep_every_s: float = 60.0
+
+    @classmethod
+    def generous(cls) -> "Limits":
+        """For load tests and benchmarks, whose many tables come from one address."""
+        return cls(lobby_per_connection=(1e6, 1e6), lobby_per_address=(1e6, 1e6), waiting_per_connection=10**6,
+                   waiting_per_address=10**6, waiting_tables=P.MAX_TABLES,
+                   intents_per_seat=(1e6, 1e6), syncs_per_seat=(1e6, 1e6))
+
+
+SYNC_PAGE_BYTES = 256 * 1024    # a sync's entries per message, far below the server's limit
+
+
 @dataclass
 class Table:
     code: str
@@ -53,6 +84,9 @@ class Table:
     hidden: list = field(default_factory=list)      # per entry: the seats that may not see it
     last_seq: int = 0                               # stream sequence of the log's last record
     ended: bool = False
+    closed: str = ""                                # why the referee closed it (it cannot go on)
+    created: float = 0.0                            # when it was hosted (time.time())
+    host: tuple = ()                                # (connection, address) of the guest who hosted it
     voids: list = field(default_factory=list)       # real time: rounds voided by a change of referee
     driver: str = ""                                # real time: the referee that drives the table
 
@@ -65,9 +99,16 @@ class Table:
 
     @property
     def status(self) -> str:
+        if self.closed:
+            return "closed"
         if self.ended:
             return "over"
         return "playing" if all(s in self.joined for s in self.human_seats()) else "lobby"
+
+    @property
+    def waiting(self) -> bool:
+        """Hosted, and never started (nobody has moved and not every seat is taken)."""
+        return not self.ended and self.n == 0 and self.status == "lobby"
 
 
 def _refusal(reason: str, intent_id: str = "") -> dict:
@@ -77,7 +118,8 @@ def _refusal(reason: str, intent_id: str = "") -> dict:
 class Referee:
     def __init__(self, url: str | list[str], authorizer=None, replicas: int = 1, allow_chosen_seed: bool = False,
                  name: str | None = None, connect_options: dict | None = None,
-                 share: tuple[int, int] | None = None, revoke_after_end_s: float = 10.0):
+                 share: tuple[int, int] | None = None, revoke_after_end_s: float = 10.0,
+                 limits: Limits | None = None):
         self.url = url   # one server, or a cluster's servers (the client fails over among them)
         self.connect_options = connect_options or {}
         self.share = share   # (i, n): serve only the i-th of n shares of the intents' partitions
@@ -95,12 +137,17 @@ class Referee:
         self._tasks: set[asyncio.Task] = set()
         self._locks: dict[str, asyncio.Lock] = {}
         self.realtime: dict[str, RealTimeTable] = {}    # the real-time tables this referee drives
-        self.stats = {"appends": 0, "conflicts": 0, "refusals": 0, "retries": 0}
+        self.stats = {"appends": 0, "conflicts": 0, "refusals": 0, "retries": 0, "dropped": 0, "closed": 0}
+        self.limits = limits or Limits()
+        self._lobby_rate = (P.RateLimit(*self.limits.lobby_per_connection),
+                            P.RateLimit(*self.limits.lobby_per_address))
+        self._intent_rate = P.RateLimit(*self.limits.intents_per_seat)
+        self._sync_rate = P.RateLimit(*self.limits.syncs_per_seat)
+        self._told_slow: dict = {}    # seat -> when it was last told to slow down
 
     # --- life ------------------------------------------------------------------------
     async def start(self) -> None:
-        self.nc = await nats.connect(self.url, name=self.name, max_reconnect_attempts=-1,
-                                     reconnect_time_wait=0.2, **self.connect_options)
+        self.nc = await connect_referee(self.url, name=self.name, **self.connect_options)
         self.js = self.nc.jetstream(timeout=5)
         try:
             await self._patiently(lambda: self.js.stream_info(P.LOG_STREAM))
@@ -109,20 +156,23 @@ class Referee:
                 name=P.LOG_STREAM, subjects=[P.LOG_SUBJECTS], storage=api.StorageType.FILE,
                 num_replicas=self.replicas, duplicate_window=120.0,
                 max_msg_size=P.MAX_SERVER_PAYLOAD)))
+        # A flood beyond these is dropped by the client library (a slow consumer), not held in memory.
+        pending = {"pending_msgs_limit": 50_000, "pending_bytes_limit": 64 * 1024 * 1024}
         self._subs = [
-            await self.nc.subscribe(P.LOBBY_HOST, queue=P.REFEREE_QUEUE, cb=self._spawn(self._on_host)),
-            await self.nc.subscribe(P.LOBBY_JOIN, queue=P.REFEREE_QUEUE, cb=self._spawn(self._on_join)),
-            await self.nc.subscribe(P.LOBBY_LOOK, queue=P.REFEREE_QUEUE, cb=self._spawn(self._on_look)),
+            await self.nc.subscribe(P.LOBBY_HOST, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_host), **pending),
+            await self.nc.subscribe(P.LOBBY_JOIN, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_join), **pending),
+            await self.nc.subscribe(P.LOBBY_LOOK, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_look), **pending),
         ]
         if self.share is None:   # every table: mapped by our nats.conf, or as sent (a server without it)
             for subject in (P.partition_wildcard("*"), P.INTENT_WILDCARD):
                 self._subs.append(await self.nc.subscribe(subject, queue=P.REFEREE_QUEUE,
-                                                          cb=self._on_intent_arrival))
+                                                          cb=self._on_intent_arrival, **pending))
         else:   # our partitions; a second referee with the same share stands by in each queue
             for k in P.share_partitions(self.share):
                 self._subs.append(await self.nc.subscribe(P.partition_wildcard(k), queue=f"{P.REFEREE_QUEUE}.p{k}",
-                                                          cb=self._on_intent_arrival))
+                                                          cb=self._on_intent_arrival, **pending))
         await self.resume_all()
+        self._background(self._sweep_forever())
 
     async def stop(self) -> None:
         for t in list(self._tasks):
@@ -137,13 +187,21 @@ class Referee:
         if self.nc is not None and not self.nc.is_closed:
             await self.nc.close()
 
-    def _spawn(self, handler):
-        # Each message gets its own task so that tables proceed in parallel; each
-        # table's lock (FIFO) keeps one table's intents in arrival order.
+    def _background(self, coro) -> asyncio.Task:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def _lobby_guard(self, handler):
+        """A lobby request, limited per guest before it costs anything more: each gets its
+        own task (tables proceed in parallel; each table's FIFO lock keeps its order)."""
         async def cb(msg):
-            task = asyncio.create_task(self._guard(handler, msg))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            guest = guest_of(msg)
+            if guest and not (self._lobby_rate[0].allow(guest[0]) and self._lobby_rate[1].allow(guest[1])):
+                self.stats["dropped"] += 1
+                return   # a guest over its rate hears nothing: answering would cost as much
+            self._background(self._guard(lambda m: handler(m, guest), msg))
         return cb
 
     async def _guard(self, handler, msg):
@@ -153,6 +211,30 @@ class Referee:
             raise
         except Exception:   # one bad table must not stop the referee
             log.exception("referee: handling %s failed", msg.subject)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.sweep_every_s)
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("referee: the sweep of old tables failed")
+
+    async def sweep(self) -> None:
+        """Close the tables nobody started within the lobby's time to live (their codes and
+        their places in the limits are freed), and forget finished tables (they stay in
+        the log, read again when someone looks)."""
+        now = time.time()
+        for code, table in list(self.tables.items()):
+            if table.waiting and now - table.created > self.limits.lobby_ttl_s:
+                async with self._lock_for(code):
+                    if self.tables.get(code) is table and table.waiting:
+                        minutes = max(1, round(self.limits.lobby_ttl_s / 60))
+                        await self._close(table, f"nobody started the game within {minutes} minutes of hosting")
+            elif table.ended and code not in self.realtime:
+                self.tables.pop(code, None)
 
     # --- the log ------------------------------------------------------------------------
     async def _append(self, table: Table, record: dict) -> None:
@@ -209,24 +291,39 @@ class Referee:
             if not records or records[0][1].get("type") != "table":
                 return None
             seq0, head = records.pop(0)
-            match = Match(head["game"], head["seats"], head["seed"], head["setup"])
-            table = Table(code, match, head["salt"], head["commitment"], last_seq=seq0)
+            try:
+                match = new_match(head["game"], head["seats"], head["seed"], head["setup"])
+            except Exception as e:   # a poisoned record: whatever it holds
+                match = None
+                reason = f"its setup cannot start a game ({e})"
+            table = Table(code, match, head.get("salt", ""), head.get("commitment", ""), last_seq=seq0,
+                          created=head.get("created", 0.0) if isinstance(head.get("created"), (int, float)) else 0.0,
+                          host=tuple(head.get("host") or ()))
+            if match is None:   # a poisoned log: this table is closed, the referee goes on
+                table.closed, table.ended = reason, True
         for seq, rec in records:
             kind = rec.get("type")
-            if kind == "join":
-                table.joined[rec["seat"]] = {"name": rec["name"], "user": rec["user"]}
-            elif kind == "leave":
-                table.joined.pop(rec["seat"], None)
-            elif kind == "driver":
-                table.driver = rec["name"]
-            elif kind == "void":
-                table.voids.append({"round": rec["round"], "n": rec["n"], "reason": rec["reason"]})
-            elif kind == "action":
-                void = next((v for v in table.voids if v["n"] == table.n), None)
-                self._apply(table, table.match.state.action_from_json(rec["action"]),
-                            f"Round {void['round']} is void: {void['reason']}." if void else None)
-            elif kind == "end":
-                table.ended = True
+            try:
+                if table.closed:
+                    pass   # nothing after the fault is played (a "closed" record is the last)
+                elif kind == "join":
+                    table.joined[rec["seat"]] = {"name": rec["name"], "user": rec["user"]}
+                elif kind == "leave":
+                    table.joined.pop(rec["seat"], None)
+                elif kind == "driver":
+                    table.driver = rec["name"]
+                elif kind == "void":
+                    table.voids.append({"round": rec["round"], "n": rec["n"], "reason": rec["reason"]})
+                elif kind == "action":
+                    void = next((v for v in table.voids if v["n"] == table.n), None)
+                    self._apply(table, table.match.state.action_from_json(rec["action"]),
+                                f"Round {void['round']} is void: {void['reason']}." if void else None)
+                elif kind == "end":
+                    table.ended = True
+                elif kind == "closed":
+                    table.closed, table.ended = str(rec.get("reason", "closed")), True
+            except Exception as e:   # whatever the log holds, one table must not stop the referee
+                table.closed, table.ended = f"its log does not replay at record {seq} ({_plain(e)})", True
             table.last_seq = seq
         self.tables[code] = table
         return table
@@ -242,17 +339,34 @@ class Referee:
             return
         for subject in sorted((info.state.subjects or {}).keys()):
             code = subject.rsplit(".", 1)[-1]
-            last = await self.js.get_last_msg(P.LOG_STREAM, subject)
-            if json.loads(last.data).get("type") == "end":
-                continue   # finished games are read only when someone asks for them
-            async with self._lock_for(code):
-                table = await self.load(code)
-                if table is None or table.status != "playing":
-                    continue
-                if table.match.rules.spec.real_time:
-                    await self._own_realtime(table)
-                else:
-                    await self._drive(table)
+            try:
+                await self._resume(subject, code)
+            except asyncio.CancelledError:
+                raise
+            except Exception:   # one table's log must never stop a referee from starting
+                log.exception("referee: table %s could not be resumed", code)
+
+    async def _resume(self, subject: str, code: str) -> None:
+        last = await self.js.get_last_msg(P.LOG_STREAM, subject)
+        try:
+            kind = json.loads(last.data).get("type")
+        except (ValueError, AttributeError):
+            kind = None
+        if kind in ("end", "closed"):
+            return   # finished games are read only when someone asks for them
+        async with self._lock_for(code):
+            table = await self.load(code)
+            if table is None:
+                return
+            if table.closed:   # found broken now: say so in its log, once, and to its seats
+                await self._close(table, table.closed)
+                return
+            if table.status != "playing":
+                return
+            if table.match.rules.spec.real_time:
+                await self._own_realtime(table)
+            else:
+                await self._drive(table)
 
     def _lock_for(self, code: str) -> asyncio.Lock:
         """One lock per table (FIFO): a table's intents are handled one at a time, in order."""
@@ -274,13 +388,41 @@ class Referee:
         return entry
 
     async def _commit(self, table: Table, action, text: str | None = None) -> dict:
+        """Apply the action, then log it: the rules refuse it before anything is written
+        (so a log never holds an action that does not replay). If the append fails, the
+        game in memory is ahead of the log: it is forgotten, and read again from the log."""
         state = table.match.state
         record = {"type": "action", "n": table.n, "seat": state.actor(action),
                   "action": state.action_to_json(action)}
-        await self._append(table, record)
-        entry = self._apply(table, action, text)
+        try:
+            entry = self._apply(table, action, text)
+        except IllegalActionError as e:   # listed as legal, refused when played: the game cannot go on
+            raise TableClosed(f"the rules refused an action they had offered ({_plain(e)})") from None
+        try:
+            await self._append(table, record)
+        except BaseException:
+            if self.tables.get(table.code) is table:
+                del self.tables[table.code]
+            raise
         await self._publish_entry(table, entry)
         return entry
+
+    async def _close(self, table: Table, reason: str) -> None:
+        """The table cannot go on: logged as closed (a referee starting later skips it),
+        every seat and the public subject told why, credentials revoked."""
+        try:
+            await self._append(table, {"type": "closed", "reason": reason})
+        except Conflict:
+            pass   # another referee wrote meanwhile; the reason still goes to the seats
+        table.closed, table.ended = reason, True
+        self.stats["closed"] += 1
+        log.warning("referee: table %s closed: %s", table.code, reason)
+        note = P.encode({"type": "closed", "table": table.code, "reason": reason})
+        await self.nc.publish(P.public_subject(table.code), note)
+        for s in table.joined:
+            await self.nc.publish(P.private_subject(table.code, s), note)
+        if self.authorizer is not None:
+            self._background(self._revoke_later(table.code))
 
     def _next_automatic(self, table: Table):
         """The action the referee takes now (a chance draw or a computer's move), or None."""
@@ -297,13 +439,22 @@ class Referee:
     async def _drive(self, table: Table) -> None:
         """Take the referee's own actions until a person must act; end a finished game."""
         while table.status == "playing":
-            action = self._next_automatic(table)
-            if action is None:
-                break
             try:
+                action = self._next_automatic(table)
+                if action is None:
+                    break
                 await self._commit(table, action)
             except Conflict:   # another referee is driving this game: take its log as it is
                 table = await self.load(table.code)
+            except TableClosed as e:
+                await self._close(table, str(e))
+                return
+            except (nats.errors.Error, APIError, asyncio.TimeoutError):
+                raise
+            except Exception as e:   # a computer player or the rules failed: close this table only
+                log.exception("referee: table %s cannot go on", table.code)
+                await self._close(table, f"the game cannot go on ({_plain(e)})")
+                return
         if table.match.is_over() and not table.ended:
             await self._end(table)
 
@@ -321,9 +472,7 @@ class Referee:
         for s in table.joined:
             await self.nc.publish(P.private_subject(table.code, s), P.encode(end))
         if self.authorizer is not None:
-            task = asyncio.create_task(self._revoke_later(table.code))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._background(self._revoke_later(table.code))
 
     async def _revoke_later(self, code: str) -> None:
         await asyncio.sleep(self.revoke_after_end_s)
@@ -389,14 +538,24 @@ class Referee:
             await self.nc.publish(P.private_subject(table.code, s), P.encode(self._seat_update(table, s, entry)))
 
     def _sync_message(self, table: Table, seat: int, since: int) -> dict:
+        """The entries from `since` as this seat may see them, in pages of at most
+        SYNC_PAGE_BYTES ("more": true until the last page; the client asks for the next)."""
         m = table.match
         msg = self._seat_update(table, seat, None)
+        page, size = [], 0
+        for e in table.entries[since:]:
+            view = entry_view(e, m.names, seat not in table.hidden[e["n"]])
+            size += len(P.encode(view))
+            if page and size > SYNC_PAGE_BYTES:
+                break
+            page.append(view)
         msg.update({"type": "sync", "since": since, "game": m.game_id, "setup": m.initial_setup,
                     "seats": m.seats, "seat": seat, "seed_commitment": table.commitment,
                     "joined": {str(s): j["name"] for s, j in table.joined.items()},
-                    "entries": [entry_view(e, m.names, seat not in table.hidden[e["n"]])
-                                for e in table.entries[since:]], "voids": list(table.voids)})
-        if table.ended:
+                    "entries": page, "voids": list(table.voids)})
+        if since + len(page) < table.n:
+            msg["more"] = True
+        elif table.ended:
             msg["end"] = self._end_message(table)
         return msg
 
@@ -409,6 +568,9 @@ class Referee:
             code, seat = P.parse_intent_subject(msg.subject)
         except P.ProtocolError:
             return
+        if not self._intent_rate.allow((code, seat)):
+            self._slow_down(code, seat)
+            return
         rt = self.realtime.get(code)
         if rt is not None and self.tables[code].status == "playing":   # else refused below
             try:
@@ -418,9 +580,18 @@ class Referee:
             if intent is not None and intent["type"] == "act":
                 rt.arrive(arrived, seat, intent)
                 return
-        task = asyncio.create_task(self._guard(lambda m: self._on_intent(m, arrived), msg))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._background(self._guard(lambda m: self._on_intent(m, arrived), msg))
+
+    def _slow_down(self, code: str, seat: int) -> None:
+        """A seat over its rate: its messages are dropped; it is told so once a second."""
+        self.stats["dropped"] += 1
+        now = time.monotonic()
+        if now - self._told_slow.get((code, seat), 0.0) >= 1.0:
+            if len(self._told_slow) > 10_000:
+                self._told_slow.clear()
+            self._told_slow[(code, seat)] = now
+            self._background(self.nc.publish(P.private_subject(code, seat), P.encode(_refusal(
+                "too many messages: slow down (what you sent beyond the limit was dropped)"))))
 
     async def _on_intent(self, msg, arrived: float | None = None) -> None:
         try:
@@ -441,9 +612,14 @@ class Referee:
         except P.ProtocolError as e:
             return _refusal(str(e))
         iid = intent.get("id", "")
+        if intent["type"] == "sync" and not self._sync_rate.allow((code, seat)):
+            self._slow_down(code, seat)
+            return None
         table = await self.table(code)
         if table is None:
             return _refusal(f"there is no table {code}", iid)
+        if table.closed:
+            return {"type": "closed", "table": code, "reason": table.closed}
         if "seat" in intent and intent["seat"] != seat:
             return _refusal(f"you are seat {seat}; you cannot act for seat {intent['seat']}", iid)
         if seat not in table.joined:
@@ -480,8 +656,8 @@ class Referee:
         try:
             action = state.action_from_json(intent["action"])
             legal = action in state.legal_actions(seat)
-        except (ValueError, TypeError, KeyError, IndexError) as e:
-            return _refusal(f"malformed action for {table.match.game_id}: {str(e)[:200]}", iid)
+        except Exception as e:   # whatever a client sends, a refusal: never a fault in the referee
+            return _refusal(f"malformed action for {table.match.game_id}: {_plain(e)}", iid)
         if not legal:
             return _refusal(f"illegal action: {json.dumps(intent['action'])[:200]} is not one of your "
                             f"{len(state.legal_actions(seat))} legal actions", iid)
@@ -490,8 +666,14 @@ class Referee:
         except Conflict:
             await self.load(code)
             return _refusal("stale: another move was recorded first; sync and try again", iid)
-        except IllegalActionError as e:   # cannot happen after the check above; say so plainly
-            return _refusal(f"illegal action: {e}", iid)
+        except TableClosed as e:
+            await self._close(table, str(e))
+            return None
+        except (APIError, *TRANSIENT) as e:   # the log's store refused it (a full disk, a limit): nothing was played
+            log.error("referee: table %s: the log refused an append: %r", code, e)
+            await self.load(code)
+            why = getattr(e, "description", None) or type(e).__name__
+            return _refusal(f"the server could not record your move ({why}); try again later", iid)
         await self._drive(self.tables[code])
         return None
 
@@ -529,18 +711,38 @@ class Referee:
         return rt
 
     # --- the lobby -------------------------------------------------------------------------
-    async def _reply(self, msg, body: dict) -> None:
-        if msg.reply:
-            await self.nc.publish(msg.reply, P.encode({"type": "reply", **body}))
+    async def _reply(self, msg, body: dict, key: str | None) -> None:
+        """Answer a lobby request, sealed for the requester's key (see protocol.seal); a
+        request without a usable key gets only its refusal, in clear."""
+        if not msg.reply:
+            return
+        if key is not None:
+            payload = {"type": "reply", "sealed": P.seal({"type": "reply", **body}, key)}
+        else:
+            payload = {"type": "reply", "ok": False, "reason": body.get("reason", "refused")} \
+                if not body.get("ok") else {"type": "reply", "ok": False, "reason": "no key to seal the reply with"}
+        await self.nc.publish(msg.reply, P.encode(payload))
 
-    async def _on_host(self, msg) -> None:
+    async def _lobby_request(self, msg, handle) -> None:
+        """Decode a lobby request, check its key, run `handle(req, key)`; any refusal
+        becomes the reply. `handle` returns the reply's body and a follow-up (or None)."""
+        key, follow = None, None
         try:
-            body = await self._host(P.decode(msg.data, P.MAX_LOBBY_BYTES, "the request"))
+            req = P.decode(msg.data, P.MAX_LOBBY_BYTES, "the request")
+            key = P.check_seal_key(req.get("key"))
+            body, follow = await handle(req)
         except (P.ProtocolError, ValueError) as e:
             body = {"ok": False, "reason": str(e)[:300]}
-        await self._reply(msg, body)
+        await self._reply(msg, body, key)
+        if follow is not None:
+            await follow()
 
-    async def _host(self, req: dict) -> dict:
+    async def _on_host(self, msg, guest: tuple = ()) -> None:
+        async def handle(req):
+            return await self._host(req, guest), None
+        await self._lobby_request(msg, handle)
+
+    async def _host(self, req: dict, guest: tuple = ()) -> dict:
         game, seats, names = req.get("game"), req.get("seats"), req.get("names")
         try:
             rules = rules_for(game) if isinstance(game, str) else None
@@ -548,35 +750,35 @@ class Referee:
             rules = None
         if rules is None:
             raise P.ProtocolError(f"there is no game {str(game)[:40]!r}")
-        if not isinstance(seats, list):
+        if not isinstance(seats, list) or not all(isinstance(k, str) for k in seats):
             raise P.ProtocolError("\"seats\" must list each seat: human, random or ai:<level>")
         check_seats(rules, seats)
         if HUMAN not in seats:
             raise P.ProtocolError("an online table needs at least one human seat")
         if names is None:
             names = [f"Player {i + 1}" for i in range(len(seats))]
+        if not isinstance(names, list) or len(names) != len(seats) or not all(
+                isinstance(n, str) and 0 < len(n.strip()) <= MAX_NAME and n.isprintable() for n in names):
+            raise P.ProtocolError(f"\"names\" must give each seat a name of 1 to {MAX_NAME} printable characters")
         options = req.get("options") or {}
         if not isinstance(options, dict):
             raise P.ProtocolError("\"options\" must be an object")
-        if len(self.tables) >= P.MAX_TABLES:
-            raise P.ProtocolError("this referee hosts as many tables as it can; try again later")
+        self._check_room(guest)
         setup = {**rules.default_setup(len(seats)), **options, "players": names}
         seed = secrets.randbits(63)
         if self.allow_chosen_seed and type(req.get("seed")) is int:
             seed = req["seed"]
-        try:
-            match = Match(rules, seats, seed, setup)
-        except ValueError as e:
-            raise P.ProtocolError(f"the setup cannot start a game of {game}: {e}") from None
-        if rules.spec.real_time and setup.get("round_limit_ms", 1) <= 0:
+        if rules.spec.real_time and not (type(setup.get("round_limit_ms", 1)) is int
+                                         and setup.get("round_limit_ms", 1) > 0):
             # a round a change of referee interrupts is voided by running out its time limit
             raise P.ProtocolError(f"{game} online needs timed rounds (round_limit_ms above 0)")
+        match = new_match(rules, seats, seed, setup)
         salt = secrets.token_hex(16)
         for _ in range(20):
             code = P.new_table_code()
-            table = Table(code, match, salt, P.seed_commitment(seed, salt))
+            table = Table(code, match, salt, P.seed_commitment(seed, salt), created=time.time(), host=guest)
             record = {"type": "table", "game": match.game_id, "setup": setup, "seats": seats, "seed": seed,
-                      "salt": salt, "commitment": table.commitment, "created": time.time()}
+                      "salt": salt, "commitment": table.commitment, "created": table.created, "host": list(guest)}
             try:
                 await self._append(table, record)   # expects an empty subject: a new code
             except Conflict:
@@ -586,36 +788,52 @@ class Referee:
                     "seed_commitment": table.commitment}
         raise P.ProtocolError("no free table code; try again")
 
-    async def _on_join(self, msg) -> None:
-        try:
-            req = P.decode(msg.data, P.MAX_LOBBY_BYTES, "the request")
+    def _check_room(self, guest: tuple) -> None:
+        """Refuse a new table past the limits: live tables, tables nobody has started
+        (altogether, per guest connection, per address)."""
+        lim = self.limits
+        live = [t for t in self.tables.values() if not t.ended]
+        if len(live) >= P.MAX_TABLES:
+            raise P.ProtocolError("this referee hosts as many tables as it can; try again later")
+        waiting = [t for t in live if t.waiting]
+        if len(waiting) >= lim.waiting_tables:
+            raise P.ProtocolError("too many tables are waiting for players here; try again later")
+        if guest:
+            if sum(t.host[:1] == guest[:1] for t in waiting) >= lim.waiting_per_connection or \
+                    sum(t.host[1:2] == guest[1:2] for t in waiting) >= lim.waiting_per_address:
+                raise P.ProtocolError("you have hosted as many tables as may wait for players at once; "
+                                      "start or leave one first")
+
+    async def _on_join(self, msg, guest: tuple = ()) -> None:
+        async def handle(req):
             code = P.check_code(req.get("table"))
             async with self._lock_for(code):
                 body, table = await self._join(code, req)
-        except (P.ProtocolError, ValueError) as e:
-            body, table = {"ok": False, "reason": str(e)[:300]}, None
-        await self._reply(msg, body)
-        if table is not None:
-            async with self._lock_for(code):
-                for s in table.joined:   # who is seated now, and whether the game (re)starts
-                    if s != body.get("seat"):
-                        await self.nc.publish(P.private_subject(code, s), P.encode(self._seat_update(table, s, None)))
-                if table.status == "playing" and table.match.rules.spec.real_time:
-                    rt = self.realtime.get(code)
-                    if rt is not None:
-                        rt.wake.set()   # a seat taken again: the paused clock runs on
-                    else:
-                        await self._own_realtime(table, wake=True)
-                elif table.status == "playing":
-                    await self._drive(table)
+            return body, (lambda: self._after_join(code, table, body))
+        await self._lobby_request(msg, handle)
+
+    async def _after_join(self, code: str, table: Table, body: dict) -> None:
+        async with self._lock_for(code):
+            for s in table.joined:   # who is seated now, and whether the game (re)starts
+                if s != body.get("seat"):
+                    await self.nc.publish(P.private_subject(code, s), P.encode(self._seat_update(table, s, None)))
+            if table.status == "playing" and table.match.rules.spec.real_time:
+                rt = self.realtime.get(code)
+                if rt is not None:
+                    rt.wake.set()   # a seat taken again: the paused clock runs on
+                else:
+                    await self._own_realtime(table, wake=True)
+            elif table.status == "playing":
+                await self._drive(table)
 
     async def _join(self, code: str, req: dict):
-        key = req.get("key")
-        if not isinstance(key, str) or len(key) != 64:
-            raise P.ProtocolError("a join needs \"key\": 64 hex digits to seal your password with")
         table = await self.load(code)   # another referee may have seated someone: read the log
         if table is None:
             raise P.ProtocolError(f"there is no table {code}")
+        if table.closed:
+            raise P.ProtocolError(f"table {code} was closed: {table.closed}")
+        if table.ended:
+            raise P.ProtocolError(f"the game at table {code} is over")
         free = [s for s in table.human_seats() if s not in table.joined]
         seat = req.get("seat")
         if seat is None:
@@ -637,23 +855,71 @@ class Referee:
             await self.load(code)
             raise P.ProtocolError("the table changed while you joined; try again") from None
         table.joined[seat] = {"name": name, "user": user}
-        return ({"ok": True, "table": code, "seat": seat, "user": user, "password_sealed": P.seal(password, key),
+        return ({"ok": True, "table": code, "seat": seat, "user": user, "password": password,
                  "game": table.match.game_id, "names": table.match.names,
                  "seed_commitment": table.commitment}, table)
 
-    async def _on_look(self, msg) -> None:
-        try:
-            req = P.decode(msg.data, P.MAX_LOBBY_BYTES, "the request")
+    async def _on_look(self, msg, guest: tuple = ()) -> None:
+        async def handle(req):
             code = P.check_code(req.get("table"))
             async with self._lock_for(code):
+                known = code in self.tables
                 table = await self.load(code)   # another referee may be running it: read the log
+                if table is not None and table.ended and not known:
+                    self.tables.pop(code, None)   # a finished table read for a look is not kept
             if table is None:
-                raise P.ProtocolError(f"there is no table {req.get('table')}")
+                raise P.ProtocolError(f"there is no table {code}")
+            if table.closed:
+                raise P.ProtocolError(f"table {code} was closed: {table.closed}")
             body = {"ok": True, "table": table.code, "game": table.match.game_id, "seats": table.match.seats,
                     "names": table.match.names, "status": table.status,
                     "joined": {str(s): j["name"] for s, j in table.joined.items()}}
             if table.ended:   # everything is public once the seed is: a seat revoked meanwhile reads it here
                 body["end"] = self._end_message(table)
-        except (P.ProtocolError, ValueError) as e:
-            body = {"ok": False, "reason": str(e)[:300]}
-        await self._reply(msg, body)
+            return body, None
+        await self._lobby_request(msg, handle)
+
+
+def guest_of(msg) -> tuple:
+    """(connection, address) of the guest behind a lobby request, from the header the
+    server adds when the request crosses from the guests' account (a client's own header
+    of that name is replaced by the server's); () on a server without that set-up."""
+    raw = (msg.headers or {}).get("Nats-Request-Info") if msg.headers else None
+    if not raw:
+        return ()
+    try:
+        info = json.loads(raw)
+        return (f"{info.get('server', '')}/{int(info['id'])}", str(info.get("host", "")))
+    except (ValueError, KeyError, TypeError):
+        return ()
+
+
+def new_match(game, seats: list, seed: int, setup: dict) -> Match:
+    """A table's game, made through the same strict path as a saved game's (ranges,
+    consistency, invariants): a setup a save would refuse is refused here."""
+    rules = rules_for(game) if isinstance(game, str) else game
+    try:
+        return Match.from_json({"game": rules.spec.id, "setup": setup, "seed": seed, "seats": seats, "actions": []},
+                               "the setup", rules=rules)
+    except SaveError as e:
+        raise P.ProtocolError(str(e).removeprefix("the setup: ")[:300]) from None
+
+
+def _plain(error: Exception) -> str:
+    text = str(error).strip()
+    return (text or type(error).__name__)[:200]
+
+
+async def connect_referee(url, name: str, connect_timeout: float = 10.0, **options):
+    """The referee's connection: it reconnects for ever once up, but the first connection
+    must succeed within connect_timeout (ConnectionError saying where), and a failed try
+    is one log line, not a traceback."""
+    async def quiet(e):   # nats-py reports every failed try; the caller says the outcome once
+        log.debug("referee: NATS: %s", e or type(e).__name__)
+    options.setdefault("error_cb", quiet)
+    where = ", ".join(u.split("@")[-1] for u in (url if isinstance(url, list) else [url]))
+    try:
+        return await asyncio.wait_for(nats.connect(url, name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.2,
+                                                   connect_timeout=2, **options), connect_timeout)
+    except (asyncio.TimeoutError, OSError, nats.errors.Error) as e:
+        raise ConnectionError(f"cannot reach NATS at {where} ({e or type(e).__name__})") from None
