@@ -8,6 +8,7 @@ and its seed checks out."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -203,8 +204,14 @@ def test_a_seat_that_leaves_stops_the_clock_until_it_is_taken_again(server):
             await b.leave()
             while a.status != "lobby":
                 await a.wait_change(5)
-            at = ref.tables[code].match.state.now()
-            await asyncio.sleep(0.5)   # nobody is refereed while the seat is empty: no deadline passes
+            rt = ref.realtime[code]
+            while not rt.paused:   # the referee's own word that the table's clock stands still
+                await asyncio.sleep(0.01)
+            state = ref.tables[code].match.state
+            at, deadline = state.now(), state.next_deadline()
+            # Wait past the moment a running clock would have taken the round's next deadline.
+            while deadline is not None and rt.game_time(time.monotonic()) <= deadline + 50:
+                await asyncio.sleep(0.02)
             still = ref.tables[code].match.state.now()
             count = len(a.refusals)
             await a.act(answer(a.observation) if a.observation["round"] else ["no-match", 0, 0])

@@ -64,8 +64,16 @@ async def raw_connection(server, client, errors):
             await asyncio.sleep(0.1)
 
 
-async def settle(seconds=0.3):
-    await asyncio.sleep(seconds)
+async def refused_by_server(errors, kind, count=1, timeout=10.0):
+    """Wait for the server's own word: `count` permission violations of `kind`
+    ("publish" or "subscription"). A message the server refused never reached anyone,
+    so the checks that follow need no waiting of their own."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while sum(f"permissions violation for {kind}" in e.lower() for e in errors) < count:
+        if loop.time() > end:
+            raise AssertionError(f"no {count} {kind} violation(s) reported: {errors}")
+        await asyncio.sleep(0.02)
 
 
 def test_the_server_refuses_a_seat_publishing_for_another_seat(server):
@@ -76,7 +84,9 @@ def test_the_server_refuses_a_seat_publishing_for_another_seat(server):
         # Seat 0's credentials, seat 1's intent subject, a move seat 1 could make.
         action = (clients[1].legal or clients[0].legal)[0]
         await nc.publish(P.intent_subject(code, 1), P.encode({"type": "act", "n": before, "action": action}))
-        await settle()
+        await refused_by_server(errors, "publish")
+        await clients[1].sync()   # a round trip through the referee: anything that got through is handled
+        await clients[1].wait_change(5)
         await nc.close()
         return errors, before, ref.tables[code].n
     errors, before, after = run(server, body)
@@ -94,9 +104,10 @@ def test_the_server_refuses_subscribing_to_another_seats_private_subject_or_the_
         await nc.subscribe(P.private_subject(code, 1), cb=spy)
         await nc.subscribe(P.log_subject(code), cb=spy)
         await nc.subscribe(">", cb=spy)
-        await settle()
+        await refused_by_server(errors, "subscription", 3)
         await clients[1].sync()          # the referee now writes to seat 1's private subject
-        await settle()
+        await clients[1].wait_change(5)
+        await nc.flush()
         await nc.close()
         return errors, got
     errors, got = run(server, body)
@@ -111,7 +122,7 @@ def test_the_server_refuses_a_client_writing_the_log_or_using_jetstream(server):
         before = (await ref.js.stream_info(P.LOG_STREAM)).state.messages
         await nc.publish(P.log_subject(code), P.encode({"type": "action", "n": 0, "action": "x"}))
         await nc.publish("$JS.API.STREAM.INFO." + P.LOG_STREAM, b"")
-        await settle()
+        await refused_by_server(errors, "publish", 2)
         after = (await ref.js.stream_info(P.LOG_STREAM)).state.messages
         await nc.close()
         return errors, before, after
@@ -129,7 +140,8 @@ def test_a_guest_may_only_ask_to_host_join_or_look(server):
         nc = await nats.connect(server.guest_url(), error_cb=on_error, allow_reconnect=False)
         await nc.subscribe(P.LOBBY_JOIN)          # would read the joiners' sealing keys
         await nc.publish(P.intent_subject(code, 0), P.encode({"type": "sync"}))
-        await settle()
+        await refused_by_server(errors, "subscription")
+        await refused_by_server(errors, "publish")
         await nc.close()
         return errors
     errors = run(server, body)
@@ -151,7 +163,7 @@ def test_a_seats_password_never_travels_in_clear(server):
         try:
             host = await C.host_table(server.guest_url(), "ten-days", ["human", "human"])
             creds = await C.join_table(server.guest_url(), host["table"], 0)
-            await settle(0.2)
+            await spy.flush()
             with pytest.raises(C.OnlineError, match="taken"):
                 await C.join_table(server.guest_url(), host["table"], 0)
             with pytest.raises(C.OnlineError, match="no table"):
@@ -315,8 +327,14 @@ def test_a_seat_that_leaves_mid_game_pauses_it_rejoins_by_code_and_all_is_revoke
             await until(lambda: b2.n >= n_before and b2.status == "playing" and a.status == "playing")
             await asyncio.gather(a.play(choose, timeout=60), b2.play(choose, timeout=60))
             match = a.verify()
-            await asyncio.sleep(0.6)   # the end's grace, then every seat of the table is revoked
-            refused_end = [await refused_login(server, c["user"], c["password"]) for c in (creds[0], back)]
+            # The end's grace (0.2 s), then every seat of the table is revoked: wait for it.
+            refused_end = []
+            for c in (creds[0], back):
+                for _ in range(100):
+                    if await refused_login(server, c["user"], c["password"]):
+                        break
+                    await asyncio.sleep(0.1)
+                refused_end.append(await refused_login(server, c["user"], c["password"]))
             look = await C.look_table(server.guest_url(), code)
             for c in (a, b2):
                 await c.close()

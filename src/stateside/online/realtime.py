@@ -53,6 +53,7 @@ class RealTimeTable:
         self.sub = None
         self.base_mono = time.monotonic()
         self.base_game = 0
+        self.paused = False   # waiting for an empty seat to be taken: the game's clock stands still
 
     # --- the clock: monotonic seconds <-> game milliseconds ---------------------------------
     def restart_clock(self, game_now: int) -> None:
@@ -152,7 +153,11 @@ class RealTimeTable:
                 t_next, actions = next_step(table.match)
                 wait_until = self.mono_at(t_next) if actions else None
         if paused:   # a seat left: the game's clock stops until the seat is taken again
-            await self.wake.wait()
+            self.paused = True
+            try:
+                await self.wake.wait()
+            finally:
+                self.paused = False
             async with ref._lock_for(self.code):
                 table = await ref.load(self.code)
                 self.restart_clock(table.match.state.now())
