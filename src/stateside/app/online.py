@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import html
 import queue
 import threading
 import time
@@ -21,6 +22,8 @@ from PySide6.QtWidgets import (
     QComboBox, QDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton,
     QSpinBox, QStackedWidget, QTabWidget, QVBoxLayout, QWidget,
 )
+
+from stateside.board.plain import literal, plain_label
 
 DEFAULT_SERVER = "nats://127.0.0.1:4222"   # where `stateside server` listens by default
 PEOPLE_CHOICES = {"you": "You", "human": "Another person"}   # then the game's computer levels
@@ -339,7 +342,7 @@ class OnlineDialog(QDialog):
         tabs.addTab(join, "Join a table")
         self.tabs = tabs
         sv.addWidget(tabs)
-        self.message = QLabel()
+        self.message = plain_label()   # the server's reasons among them
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b02a37;")
         sv.addWidget(self.message)
@@ -348,7 +351,7 @@ class OnlineDialog(QDialog):
         # --- page 1: the lobby
         lobby = QWidget()
         lv = QVBoxLayout(lobby)
-        self.code_label = QLabel()
+        self.code_label = plain_label()
         self.code_label.setAlignment(Qt.AlignCenter)
         self.code_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.code_label.setStyleSheet("font-size: 30px; font-weight: bold; color: #1d3557; letter-spacing: 4px;")
@@ -358,7 +361,7 @@ class OnlineDialog(QDialog):
         hint.setWordWrap(True)
         lv.addWidget(hint)
         self.seated = QLabel()
-        self.seated.setTextFormat(Qt.RichText)
+        self.seated.setTextFormat(Qt.RichText)   # the host's names in it are escaped
         lv.addWidget(self.seated)
         lv.addStretch(1)
         leave = QPushButton("Leave the table")
@@ -451,9 +454,10 @@ class OnlineDialog(QDialog):
 
     def _show_lobby(self, view: dict) -> None:
         self.pages.setCurrentIndex(1)
-        self.code_label.setText(view["table"])
+        self.code_label.setText(str(view["table"]))
         rows = []
         for s, name in enumerate(view["names"]):
+            name = html.escape(str(name))   # chosen by whoever hosted the table
             kind = view["seats"][s] if s < len(view["seats"]) else "human"
             if kind != "human":
                 who = f"{name} <span style='color:#666'>(computer, run by the server)</span>"
@@ -540,7 +544,7 @@ def attach_session(window, session: OnlineSession):
     mode = window.current
     if mode is None or mode.game_id != session.game or not hasattr(mode, "attach_online"):
         session.close()
-        QMessageBox.warning(window, "Play online", f"The game {session.game} cannot be shown here.")
+        QMessageBox.warning(window, "Play online", literal(f"The game {session.game} cannot be shown here."))
         return None
     session.setParent(mode)   # it lives as long as the game it drives
     mode.attach_online(session)
