@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QToolBa
 
 from stateside import __version__
 from stateside.app.mode import GameMode
+from stateside.board.plain import literal
 from stateside.board.qt_lazy import TOOL_BUTTON_TEXT_ONLY, Qt
 from stateside.board.view import BoardView
 from stateside.errors import DataError, StatesideError
@@ -190,7 +191,7 @@ class MainWindow(QMainWindow):
         from PySide6.QtWidgets import QMessageBox
 
         answer = self.modal(lambda: QMessageBox.question(
-            self, APP_NAME, f"{question} The game in progress will be lost.",
+            self, APP_NAME, literal(f"{question} The game in progress will be lost."),
             QMessageBox.Yes | QMessageBox.No, QMessageBox.No))
         return answer == QMessageBox.Yes
 
@@ -226,7 +227,8 @@ class MainWindow(QMainWindow):
         info = next((g for g in self.games if g.id == mode.game_id), None)
         title = f"{info.title if info else mode.title} \u2013 {APP_NAME}"
         path = self.current_files.get(mode.game_id)
-        self.setWindowTitle(f"{path.name} \u2013 {title}" if path else title)
+        # A window title is plain text; only "[*]" means something to Qt (the unsaved mark).
+        self.setWindowTitle(f"{path.name.replace('[*]', '[*][*]')} \u2013 {title}" if path else title)
 
     def last_folder(self) -> str:
         """Where Open, Save and Replay start: the folder last used, else the home folder
@@ -319,7 +321,7 @@ class MainWindow(QMainWindow):
     def _mark_broken(self, info: GameInfo) -> None:
         act = self.chooser_actions[info.id]
         act.setText(f"{info.title} (data error)")
-        act.setToolTip(self.data_errors[info.id])
+        act.setToolTip(literal(self.data_errors[info.id]))
         act.setChecked(False)
         act.setEnabled(False)
 
@@ -344,7 +346,7 @@ class MainWindow(QMainWindow):
             self.open_mode(mode_id)
         except StatesideError as e:
             if not isinstance(e, DataError):   # a data error has said so already (notify)
-                QMessageBox.warning(self, "Cannot open this game", str(e))
+                QMessageBox.warning(self, "Cannot open this game", literal(str(e)))
             if self.current is not None:   # the chooser goes back to what is shown
                 self.chooser_actions[self.current.game_id].setChecked(True)
 
@@ -418,7 +420,7 @@ class MainWindow(QMainWindow):
         from PySide6.QtWidgets import QMessageBox
 
         self.notices.append(text)
-        box = QMessageBox(QMessageBox.Warning, APP_NAME, text, QMessageBox.Ok, self)
+        box = QMessageBox(QMessageBox.Warning, APP_NAME, literal(text), QMessageBox.Ok, self)
         box.setAttribute(Qt.WA_DeleteOnClose)
         box.setModal(False)
         QTimer.singleShot(0, self, box.show)   # once the window itself is up
@@ -488,7 +490,7 @@ class MainWindow(QMainWindow):
             self.update_title()
             self.statusBar().showMessage(f"Saved to {path}", 6000)
         except OSError as e:
-            QMessageBox.warning(self, "Save failed", f"Could not save to {path}:\n{e.strerror or e}")
+            QMessageBox.warning(self, "Save failed", literal(f"Could not save to {path}:\n{e.strerror or e}"))
 
     def open_file(self) -> None:
         from PySide6.QtWidgets import QFileDialog
@@ -533,7 +535,7 @@ class MainWindow(QMainWindow):
             if quiet:
                 print(f"stateside: {text}", file=sys.stderr)
             else:
-                QMessageBox.warning(self, "Cannot open this file", text)
+                QMessageBox.warning(self, "Cannot open this file", literal(text))
             return False
         self.current_files[game_id] = Path(path)
         self.update_title()

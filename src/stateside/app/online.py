@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import html
 import queue
+import sys
 import threading
 import time
+import traceback
+from contextlib import contextmanager
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
@@ -21,6 +25,8 @@ from PySide6.QtWidgets import (
     QComboBox, QDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton,
     QSpinBox, QStackedWidget, QTabWidget, QVBoxLayout, QWidget,
 )
+
+from stateside.board.plain import literal, plain_label
 
 DEFAULT_SERVER = "nats://127.0.0.1:4222"   # where `stateside server` listens by default
 PEOPLE_CHOICES = {"you": "You", "human": "Another person"}   # then the game's computer levels
@@ -42,16 +48,39 @@ def guest_url(server: str) -> str:
     return f"{scheme}://guest:guest@{rest}"
 
 
-class OnlineSession(QObject):
-    """One seat at one online table, for the GUI thread. Signals carry copies, never the
-    client's own objects (those belong to the worker thread)."""
+@contextmanager
+def _slot_errors():
+    """Collects the exceptions that slots raise while a signal is emitted inside: PySide6
+    hands them to sys.excepthook (and prints them) instead of raising them from emit()."""
+    caught: list[BaseException] = []
+    hook = sys.excepthook
+    sys.excepthook = lambda _kind, value, _tb: caught.append(value)
+    try:
+        yield caught
+    finally:
+        sys.excepthook = hook
 
-    lobby = Signal(dict)        # {"table", "status", "joined": {seat: name}, "names", "seats", "seat"}
-    update = Signal(dict)       # the seat's view: entries, observation, legal, to_move, status, info
+
+# What a message that fails is, for the one line that says so.
+_WHAT_FAILED = {"lobby": "lobby", "ended": "final log", "refused": "refusal", "connection": "connection",
+                "failed": "message"}
+
+
+class OnlineSession(QObject):
+    """One seat at one online table, for the GUI thread. Signals carry snapshots (containers
+    made for them), never the client's own lists and dicts (those belong to the worker thread).
+
+    The views go as Python objects (Signal(object)): a Signal(dict) would turn them into
+    Qt variants, and a number beyond 64 bits in a host's setup then fails in emit itself.
+    A message the screen cannot use (its slot raises) is said once, through `failed`,
+    and the seat is given up; the table's later messages are not shown."""
+
+    lobby = Signal(object)      # {"table", "status", "joined": {seat: name}, "names", "seats", "seat"}
+    update = Signal(object)     # the seat's view: entries, observation, legal, to_move, status, info
     connection = Signal(bool)   # False: the connection is lost (it reconnects by itself); True: back
     refused = Signal(str)       # the referee refused our move: why
-    failed = Signal(str)        # hosting or joining failed: why
-    ended = Signal(dict)        # {"save": the whole match, "returns", "problem": None or why unverified}
+    failed = Signal(str)        # hosting or joining failed, or the table cannot be shown here: why
+    ended = Signal(object)      # {"save": the whole match, "returns", "problem": None or why unverified}
     closed = Signal()           # the session is over (left, the game ended, or closed): the shell tidies up
 
     def __init__(self, server: str = DEFAULT_SERVER, parent: QObject | None = None, poll_ms: int = 30):
@@ -68,6 +97,8 @@ class OnlineSession(QObject):
         self._wake: asyncio.Event | None = None
         self._pending: collections.deque = collections.deque()   # our moves not yet sent
         self._closed = False
+        self._unusable: str | None = None   # why this screen cannot show the table (said once)
+        self._game_shown = False            # an update past the lobby was shown
         self._task = None
         self.real_time = False   # a real-time game's moves go at once (set when the seat is taken)
         # Game > Leave the online table: play_online puts it in the Game menu while the session
@@ -131,7 +162,7 @@ class OnlineSession(QObject):
     def _drain(self) -> None:
         """GUI thread: hand what the worker heard to the signals (the latest view only)."""
         last_update = None
-        while True:
+        while not self._closed and self._unusable is None:
             try:
                 kind, body = self._inbox.get_nowait()
             except queue.Empty:
@@ -140,11 +171,38 @@ class OnlineSession(QObject):
                 last_update = body
                 continue
             if last_update is not None and kind in ("ended", "refused"):
-                self.update.emit(last_update)   # in order: the view before what followed it
+                self._deliver("update", last_update)   # in order: the view before what followed it
                 last_update = None
-            getattr(self, kind).emit(body)
+            self._deliver(kind, body)
         if last_update is not None:
-            self.update.emit(last_update)
+            self._deliver("update", last_update)
+        if self._unusable is not None and not self._closed:
+            self.leave()   # nobody gave the seat up on hearing why (the lobby's dialog only says it)
+
+    def _deliver(self, kind: str, body) -> None:
+        """Emit one message; if its slots cannot use it, say why once and stop showing the table."""
+        if self._closed or self._unusable is not None:
+            return
+        with _slot_errors() as errors:
+            try:
+                getattr(self, kind).emit(body)
+            except Exception as e:   # the message cannot even be handed over (a wrong type)
+                errors.append(e)
+        if not errors:
+            if kind == "update" and isinstance(body, dict) and body.get("status") != "lobby":
+                self._game_shown = True
+            return
+        error = errors[0]
+        print(f"stateside: online table {self.table}: its {kind} message could not be shown here:", file=sys.stderr)
+        traceback.print_exception(error, file=sys.stderr)
+        what = _WHAT_FAILED.get(kind, "message")
+        if kind == "update":
+            what = "moves" if self._game_shown else "setup"
+        reason = str(error) if isinstance(error, ValueError) and str(error) else f"{type(error).__name__}: {error}"
+        self._unusable = (f"Table {self.table}: the table's {what} cannot be shown here: {reason}. "
+                          "You have left the table.")
+        if kind != "failed":   # (a failed message that fails again is not said twice)
+            self.failed.emit(self._unusable)   # the dialog or the game's screen says it (attach_session)
 
     # --- in the worker thread -------------------------------------------------------------
     def _post(self, kind: str, body) -> None:
@@ -339,7 +397,7 @@ class OnlineDialog(QDialog):
         tabs.addTab(join, "Join a table")
         self.tabs = tabs
         sv.addWidget(tabs)
-        self.message = QLabel()
+        self.message = plain_label()   # the server's reasons among them
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b02a37;")
         sv.addWidget(self.message)
@@ -348,7 +406,7 @@ class OnlineDialog(QDialog):
         # --- page 1: the lobby
         lobby = QWidget()
         lv = QVBoxLayout(lobby)
-        self.code_label = QLabel()
+        self.code_label = plain_label()
         self.code_label.setAlignment(Qt.AlignCenter)
         self.code_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.code_label.setStyleSheet("font-size: 30px; font-weight: bold; color: #1d3557; letter-spacing: 4px;")
@@ -358,7 +416,7 @@ class OnlineDialog(QDialog):
         hint.setWordWrap(True)
         lv.addWidget(hint)
         self.seated = QLabel()
-        self.seated.setTextFormat(Qt.RichText)
+        self.seated.setTextFormat(Qt.RichText)   # the host's names in it are escaped
         lv.addWidget(self.seated)
         lv.addStretch(1)
         leave = QPushButton("Leave the table")
@@ -451,9 +509,10 @@ class OnlineDialog(QDialog):
 
     def _show_lobby(self, view: dict) -> None:
         self.pages.setCurrentIndex(1)
-        self.code_label.setText(view["table"])
+        self.code_label.setText(str(view["table"]))
         rows = []
         for s, name in enumerate(view["names"]):
+            name = html.escape(str(name))   # chosen by whoever hosted the table
             kind = view["seats"][s] if s < len(view["seats"]) else "human"
             if kind != "human":
                 who = f"{name} <span style='color:#666'>(computer, run by the server)</span>"
@@ -540,10 +599,17 @@ def attach_session(window, session: OnlineSession):
     mode = window.current
     if mode is None or mode.game_id != session.game or not hasattr(mode, "attach_online"):
         session.close()
-        QMessageBox.warning(window, "Play online", f"The game {session.game} cannot be shown here.")
+        QMessageBox.warning(window, "Play online", literal(f"The game {session.game} cannot be shown here."))
         return None
     session.setParent(mode)   # it lives as long as the game it drives
     mode.attach_online(session)
+
+    def unusable(reason: str) -> None:   # the table cannot be shown here: back to the game played before
+        if mode.online is session:
+            mode.leave_online()
+        mode.status.emit(reason)
+
+    session.failed.connect(unusable)
     menu = getattr(window, "game_menu", None)
     if menu is not None:
         actions = menu.actions()

@@ -140,6 +140,7 @@ def start_replay(window) -> None:
     file dialog; opened in its game's mode."""
     from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+    from stateside.board.plain import literal
     from stateside.engine.saves import read_save
     from stateside.errors import StatesideError
 
@@ -164,7 +165,7 @@ def start_replay(window) -> None:
         target.start_replay(target.match_from_save(body, path))
     except StatesideError as e:
         text = str(e) if str(path) in str(e) else f"{path}: {e}"
-        QMessageBox.warning(window, "Cannot replay this file", text)
+        QMessageBox.warning(window, "Cannot replay this file", literal(text))
         return
     if hasattr(window, "remember_folder"):
         window.remember_folder(path)

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from stateside.app.mode import AI_DELAY_MS, GameMode
 from stateside.app.movelog import NO_COLOUR, LogLine, MoveLogPanel
 from stateside.app.replay import ReplayBar
+from stateside.board.plain import button_text, plain_label
 from stateside.engine.match import LogEntry, Match
 from stateside.engine.protocol import CHANCE, SIMULTANEOUS, State
 from stateside.errors import IllegalActionError, SaveError
@@ -51,13 +52,14 @@ class PassScreen(QFrame):
                            "QLabel { color: #f1faee; } QPushButton { font-size: 16px; padding: 10px 22px; }")
         lay = QVBoxLayout(self)
         lay.addStretch(2)
-        self.title = QLabel()
+        # Each shows a player's name or a move with names in it: plain text
+        self.title = plain_label()
         self.title.setAlignment(Qt.AlignCenter)
         self.title.setStyleSheet("font-size: 34px; font-weight: bold;")
-        self.text = QLabel()
+        self.text = plain_label()
         self.text.setAlignment(Qt.AlignCenter)
         self.text.setStyleSheet("font-size: 15px;")
-        self.last_move = QLabel()   # what the table saw last: public, so it may show here
+        self.last_move = plain_label()   # what the table saw last: public, so it may show here
         self.last_move.setAlignment(Qt.AlignCenter)
         self.last_move.setWordWrap(True)
         self.last_move.setStyleSheet("font-size: 13px; color: #a8dadc;")
@@ -79,7 +81,7 @@ class PassScreen(QFrame):
         self.last_move.setVisible(bool(last_move))
         self.text.setText(f"{name}, take the seat: your {self.what} appear when you are ready\n"
                           "and nobody else can see the screen.")
-        self.button.setText(f"I am {name}: show my {self.what}")
+        self.button.setText(button_text(f"I am {name}: show my {self.what}"))
         self.setGeometry(self.parentWidget().rect())
         self.raise_()
         self.show()

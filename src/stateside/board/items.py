@@ -22,6 +22,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem
 
 # The states and tabs paint without Qt's enums (see qt_lazy); tokens and paths come later.
+from stateside.board.plain import literal
 from stateside.board.qt_lazy import Qt, pen, solid
 
 # The board's palette: a printed-map look, calm enough for game pieces to stand out.
@@ -117,7 +118,8 @@ class StateItem(QGraphicsPathItem):
         return super().boundingRect().united(self._hit.boundingRect())
 
     def update_tooltip(self) -> None:
-        self.setToolTip(self.name + (f"\n{self.extra_tip}" if self.extra_tip else ""))
+        # A game's note may name its players: the tooltip is plain text, whatever it looks like.
+        self.setToolTip(literal(self.name + (f"\n{self.extra_tip}" if self.extra_tip else "")))
 
     def current_fill(self) -> QColor:
         colour = self.fill or self.base_colour   # read only: QColor(colour) would set up Qt (qt_lazy)
@@ -256,7 +258,7 @@ class TokenItem(QGraphicsItem):
         self.label = label
         self.setZValue(10)
         if tooltip:
-            self.setToolTip(tooltip)
+            self.setToolTip(literal(tooltip))   # plain text: it may name a player
 
     def boundingRect(self) -> QRectF:
         s = TOKEN_SIZE
@@ -326,7 +328,7 @@ class PathItem(QGraphicsPathItem):
         self.setPen(pen)
         self.setZValue(8)
         if tooltip:
-            self.setToolTip(tooltip)
+            self.setToolTip(literal(tooltip))   # plain text: it may name a player
         stroker = QPainterPathStroker()
         stroker.setWidth(max(width, 8.0))   # easy to hover for its tooltip
         self._hover_shape = stroker.createStroke(path)

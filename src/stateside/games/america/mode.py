@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from stateside.app.setup_screen import SeatChoice, SetupScreen
 from stateside.app.turns import ScoreTable, TurnBasedMode
+from stateside.board.plain import plain_label
 from stateside.board.view import CALLOUT_STATES, TAB_H, TAB_W
 from stateside.engine.match import HUMAN, LogEntry, Match
 from stateside.engine.protocol import CHANCE
@@ -108,7 +109,7 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         self.panel = panel
         side = QVBoxLayout(panel)
         side.setContentsMargins(10, 8, 10, 8)
-        self.header = QLabel()
+        self.header = plain_label()   # names the players
         self.header.setStyleSheet("color:#1d3557; font-weight:bold;")
         side.addWidget(self.header)
         self.card_label = QLabel()
@@ -126,8 +127,9 @@ class AmericaMode(DeckMenu, TurnBasedMode):
             self.choose_buttons.append(button)
         self.prompt = QLabel()
         self.prompt.setWordWrap(True)
+        self.prompt.setTextFormat(Qt.RichText)   # the names in it are escaped
         side.addWidget(self.prompt)
-        self.notice = QLabel()          # why a click was refused, until the next move
+        self.notice = plain_label()     # why a click was refused, until the next move
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet("color:#a4161a; font-weight:bold;")
         self.notice.hide()
@@ -684,7 +686,7 @@ class AmericaMode(DeckMenu, TurnBasedMode):
             self.prompt.setText(f"<i>Replay: the game after move {self.replay_bar.position} of "
                                 f"{self.replay_bar.total}.</i>")
         elif live_reveal and g.showdown is not None:
-            names = " and ".join(g.players[s] for s in g.showdown)
+            names = html.escape(" and ".join(g.players[s] for s in g.showdown))
             why = ("are still level on this showdown card" if g.results[-1].showdown
                    else f"are tied on {g.track[g.showdown[0]]} points and on markers in hand")
             self.prompt.setText(f"{names} {why}: a showdown card decides, each with all five markers. "

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 )
 
 from stateside.board.items import LABEL_FONT, polygons_path
+from stateside.board.plain import literal
 from stateside.games.america import rules
 from stateside.games.america.rules import NO_EXACT, NO_EXACT_OR_ADJACENT, NO_EXACT_SPACES
 
@@ -268,7 +269,7 @@ class BarsWidget(QWidget):
             self.update()
             self.setCursor(Qt.PointingHandCursor if key else Qt.ArrowCursor)
         if key:
-            QToolTip.showText(event.globalPosition().toPoint(), self.tooltip_for(*key), self)
+            QToolTip.showText(event.globalPosition().toPoint(), literal(self.tooltip_for(*key)), self)
 
     def leaveEvent(self, event) -> None:
         self._hover = None
@@ -356,9 +357,9 @@ class ScoreTrack(QWidget):
         self.row_h = self.ROW_MANY if many else self.ROW
         self.bar_h = self.BAR_H_MANY if many else self.BAR_H
         self.setFixedHeight(max(1, len(self.rows)) * self.row_h + 4)
-        self.setToolTip("\n".join(f"{r.name}: {r.who}, {r.score} points, {r.in_hand} marker"
-                                   f"{'s' if r.in_hand != 1 else ''} in hand, {r.waiting} waiting"
-                                   for r in self.rows))
+        self.setToolTip(literal("\n".join(f"{r.name}: {r.who}, {r.score} points, {r.in_hand} marker"
+                                           f"{'s' if r.in_hand != 1 else ''} in hand, {r.waiting} waiting"
+                                           for r in self.rows)))
         self.update()
 
     def set_flash(self, row: int | None) -> None:
@@ -453,7 +454,7 @@ class MapMarker(QGraphicsItem):
         self.code = code
         self.colour = QColor(colour)
         self.letter = letter
-        self.setToolTip(tooltip)
+        self.setToolTip(literal(tooltip))   # it names a player
         self.setAcceptedMouseButtons(Qt.NoButton)   # a click goes to the state under it
         self.setAcceptHoverEvents(False)
 

@@ -13,6 +13,7 @@ from PySide6.QtCore import QStandardPaths
 from PySide6.QtGui import QAction
 
 from stateside.app.main import config_dir
+from stateside.board.plain import literal
 from stateside.data.saves import write_json_atomic
 from stateside.errors import DataError
 from stateside.games.america import deck as decks
@@ -108,7 +109,7 @@ class DeckMenu:
         try:
             self.add_deck(path)
         except DataError as e:
-            QMessageBox.warning(self, "Cannot add this deck", str(e))
+            QMessageBox.warning(self, "Cannot add this deck", literal(str(e)))   # the file's own words in it
 
     def add_deck(self, path) -> str:
         """Check a deck file and install a copy; new games draw its cards too. Raises

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QFormLayout, QHead
 
 from stateside.app.setup_screen import SeatChoice, SetupScreen
 from stateside.app.turns import ScoreTable
+from stateside.board.plain import literal
 from stateside.engine.match import AI_PREFIX, HUMAN
 
 from .engine import Game, Setup
@@ -159,8 +160,8 @@ class ScoreBoard(QWidget):
     def set_rows(self, rows, current: int, winners: list[int]) -> None:
         self.rows, self.current, self.winners = rows, current, winners
         self.setFixedHeight(self.ROW * max(1, len(rows)) + 4)
-        self.setToolTip("\n".join(f"{name}: {supply} of {total} followers at hand, {score} points"
-                                   for name, kind, score, supply, total in rows))
+        self.setToolTip(literal("\n".join(f"{name}: {supply} of {total} followers at hand, {score} points"
+                                           for name, kind, score, supply, total in rows)))
         self.update()
 
     def paintEvent(self, event) -> None:
@@ -409,7 +410,7 @@ def fill_final_scores(table: ScoreTable, g: Game, width: int) -> None:
     for i in range(g.n):
         head = table.horizontalHeaderItem(i + 1)
         head.setForeground(QColor(SEAT_COLOURS[i]).darker(130))
-        head.setToolTip(g.names[i])
+        head.setToolTip(literal(g.names[i]))
     table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeToContents)
     for c in range(1, g.n + 1):
         table.horizontalHeader().setSectionResizeMode(c, QHeaderView.Stretch)

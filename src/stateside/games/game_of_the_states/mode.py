@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from stateside.app.setup_screen import SeatChoice, SetupScreen
 from stateside.app.turns import ScoreTable, TurnBasedMode
+from stateside.board.plain import button_text, literal, plain_label
 from stateside.board.view import CALLOUT_STATES, TAB_H
 from stateside.engine.match import CHANCE, HUMAN, LogEntry, Match
 from stateside.games.game_of_the_states import parts
@@ -115,7 +116,7 @@ class GameOfTheStatesMode(TurnBasedMode):
         self.final_scores = ScoreTable()
         self.final_scores.hide()
         side.addWidget(self.final_scores)
-        self.notice = QLabel()
+        self.notice = plain_label()   # why a move was refused (a name or the table's word in it)
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet("color:#a4161a; font-weight:bold;")
         self.notice.hide()
@@ -340,7 +341,7 @@ class GameOfTheStatesMode(TurnBasedMode):
             fill = QColor(colour)
             fill.setAlpha(50)
             ring.setBrush(QBrush(fill))
-            ring.setToolTip(self.log_text(entry))
+            ring.setToolTip(literal(self.log_text(entry)))
             layer.addToGroup(ring)
 
     # --- the map ---------------------------------------------------------------------------
@@ -501,7 +502,8 @@ class GameOfTheStatesMode(TurnBasedMode):
                     f"{len(self.replaying.log)})</span>"
         elif self.online is not None:
             state = self.online_note or ("Sending your move\u2026" if self.online_unconfirmed else "")
-            where = (f" <span style='color:#777;font-weight:normal'>(online table {self.online.table})</span>"
+            table = html.escape(self.online.table)
+            where = (f" <span style='color:#777;font-weight:normal'>(online table {table})</span>"
                      + (f"<br><span style='color:#a4161a'>{html.escape(state)}</span>" if state else ""))
         self.header.setText(f"{VARIANT_TITLES[g.variant]} <span style='color:#777;font-weight:normal;font-size:12px'>"
                             f"Game of the States</span>{where}")
@@ -629,7 +631,7 @@ class GameOfTheStatesMode(TurnBasedMode):
                     kind, _, other = a.partition(":")
                     text = (f"Buy {names[int(other)]}'s disk" if kind == "buy"
                             else f"Take over the disk {names[int(other)]} left ($200)")
-                    self._button(text, lambda _=False, a=a: self.act(a))
+                    self._button(button_text(text), lambda _=False, a=a: self.act(a))
         elif e.phase == "product":
             code = e.disks[e.disk]["state"]
             buyer = html.escape(names[e.turn])

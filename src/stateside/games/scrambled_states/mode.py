@@ -30,6 +30,7 @@ from stateside.app.mode import GameMode
 from stateside.app.movelog import NO_COLOUR, LogLine
 from stateside.app.setup_screen import HUMAN, SeatChoice, SetupScreen
 from stateside.app.turns import LogLinks, ScoreTable
+from stateside.board.plain import plain_label
 from stateside.engine.clock import next_step
 from stateside.engine.match import MAX_NAME, LogEntry, Match
 from stateside.errors import IllegalActionError, SaveError
@@ -315,7 +316,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.no_match_button.clicked.connect(self.call_no_match)
         side.addWidget(self.no_match_button)
 
-        self.banner = QLabel()
+        self.banner = plain_label()   # what happened, with the players' names
         self.banner.setWordWrap(True)
         self.banner.setMinimumHeight(52)
         self.banner.setAlignment(Qt.AlignCenter)
@@ -1054,7 +1055,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
         else:
             self.round_label.setText(f"Draw pile: {len(g.draw)} cards left")
         if self.online is not None and self.replaying is None:   # the code others join by
-            self.round_label.setText(self.round_label.text() + f"<br>Table <b>{self.online.table}</b>")
+            self.round_label.setText(self.round_label.text() + f"<br>Table <b>{html.escape(self.online.table)}</b>")
         self.table.set_slots(g.face_up, faded)
         self._scoreboard(barred)
         self._show_final(g.is_terminal())

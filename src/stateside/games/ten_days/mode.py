@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from stateside.app.setup_screen import SeatChoice, SetupScreen
 from stateside.app.turns import TurnBasedMode
 from stateside.board.items import CalloutTab, PathItem, StateItem
+from stateside.board.plain import plain_label
 from stateside.engine.match import CHANCE, LogEntry, Match
 from stateside.errors import IllegalActionError, SaveError
 from stateside.games.ten_days.ai import changes_needed
@@ -110,7 +111,7 @@ class TenDaysMode(TurnBasedMode):
         sv = QVBoxLayout(strip)
         sv.setContentsMargins(8, 4, 8, 6)
         sv.setSpacing(2)
-        self.strip_title = QLabel()
+        self.strip_title = plain_label()   # "<name>'s ten days"
         self.strip_title.setStyleSheet("color: #1d3557; font-weight: bold;")
         title_row = QHBoxLayout()
         title_row.setSpacing(16)
@@ -140,6 +141,7 @@ class TenDaysMode(TurnBasedMode):
         side.setSpacing(6)
         self.banner = QLabel()
         self.banner.setWordWrap(True)
+        self.banner.setTextFormat(Qt.RichText)   # the names in it are escaped
         self.banner.setStyleSheet("background: #fff; border: 1px solid #d8d2c4; border-radius: 4px; padding: 6px;")
         self.banner.setAlignment(Qt.AlignLeft | Qt.AlignTop)
         # Fixed heights above and for the deck and piles: a longer instruction or a crowded
@@ -160,7 +162,7 @@ class TenDaysMode(TurnBasedMode):
         self.hand_row.setSizePolicy(keep_room)
         hand.addWidget(self.hand_row)
         hand_side = QVBoxLayout()
-        self.hand_text = QLabel()
+        self.hand_text = plain_label()     # may name the player who holds the card
         self.hand_text.setWordWrap(True)
         hand_side.addWidget(self.hand_text, 1)
         self.keep_button = QPushButton("Keep my journey (K)")
@@ -680,7 +682,7 @@ class TenDaysMode(TurnBasedMode):
         if self.online is not None and self.online_unconfirmed and not g.is_terminal():
             banner = "Sending your move to the table…"
         if self.online_note:
-            banner = f"<div style='color:#b02a37'><b>{self.online_note}</b></div>{banner}"
+            banner = f"<div style='color:#b02a37'><b>{html.escape(self.online_note)}</b></div>{banner}"
         self.banner.setText(banner)
         self.players_label.setText(self._players_html())
         self.problems_label.setText(self._problems_html(seat, report))

@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, 
 from PySide6.QtWidgets import QFrame, QGraphicsItem, QScrollArea, QSizePolicy, QWidget
 
 from stateside.board.items import LABEL_FONT, TAB_FONT, CalloutTab, StateItem
+from stateside.board.plain import literal
 from stateside.games.ten_days.cards import CAR, CardSet, is_state, plane_colour
 
 CARD_RATIO = 1.4          # height / width
@@ -242,7 +243,7 @@ class CardRow(QWidget):
             self._hover = hover
             self.setCursor(Qt.PointingHandCursor if hover is not None else Qt.ArrowCursor)
             self.update()
-        self.setToolTip(self.slots[i].tooltip if i is not None else "")
+        self.setToolTip(literal(self.slots[i].tooltip) if i is not None else "")
 
     def leaveEvent(self, event) -> None:
         if self._hover is not None:
