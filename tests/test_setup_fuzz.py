@@ -3,7 +3,7 @@
 
 Setups: each game's default setups (every player count, every variant or map, and for
 Carcassonne a printed table with several start tiles and face-down tiles) are mutated
-(a value replaced by one of any JSON type or an extreme number, keys dropped, lists cut,
+(a value replaced by one of any JSON type or an extreme number, keys dropped or added, lists cut,
 grown or shuffled, numbers pushed to their limits) and given to Match(...). It may only
 refuse with a ValueError that says what is wrong, or start a game that is consistent: its
 invariants hold, every number a seat sees fits 64 bits and is finite (what crosses to
@@ -68,8 +68,13 @@ def base_setups(game_id: str) -> list[dict]:
 
 
 def extreme_mutate(doc, rng: random.Random):
-    """mutate() from the save fuzz, and now and then one number (or any value) made extreme."""
+    """mutate() from the save fuzz, and now and then one number (or any value) made extreme
+    or a key added to an object (an option the game does not know)."""
     doc = mutate(doc, rng)
+    if rng.random() < 0.1:
+        objects = [p for p in _places(doc) if p and isinstance(_at(doc, p), dict)]
+        if objects:
+            _at(doc, rng.choice(objects))[rng.choice(["x", "seed", "deck", "round_ms"])] = rng.choice(EXTREME)
     if rng.random() < 0.5:
         places = [p for p in _places(doc) if p]
         if places:
@@ -78,6 +83,12 @@ def extreme_mutate(doc, rng: random.Random):
             for key in path[:-1]:
                 parent = parent[key]
             parent[path[-1]] = rng.choice(EXTREME) if rng.random() < 0.7 else odd_value(rng)
+    return doc
+
+
+def _at(doc, path):
+    for key in path:
+        doc = doc[key]
     return doc
 
 
