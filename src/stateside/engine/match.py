@@ -24,6 +24,9 @@ from stateside.errors import IllegalActionError, SaveError, StatesideError
 HUMAN, RANDOM, AI_PREFIX = "human", "random", "ai:"
 MAX_NAME = 40             # characters in a player's name
 MAX_ACTIONS = 100_000     # in a saved log; the longest real games take a few thousand
+# A seed is a signed 64-bit whole number: it crosses to Qt and the network as one (the app
+# and the referee draw theirs from 0..2**63-1; `stateside selfplay --seed` may be negative).
+MIN_SEED, MAX_SEED = -2**63, 2**63 - 1
 
 
 @dataclass
@@ -102,7 +105,9 @@ class Match:
         self.game_id = self.rules.spec.id
         self.seats = list(seats)
         check_seats(self.rules, self.seats)
-        self.seed = int(seed)
+        if type(seed) is not int or not MIN_SEED <= seed <= MAX_SEED:
+            raise ValueError(f"the seed must be a whole number from {MIN_SEED} to {MAX_SEED}, not {seed!r:.40}")
+        self.seed = seed
         self.initial_setup = setup if setup is not None else self.rules.default_setup(len(self.seats))
         names = self.initial_setup.get("players") if isinstance(self.initial_setup, dict) else None
         if not isinstance(names, list) or not all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_NAME
@@ -288,8 +293,8 @@ class Match:
         setup, seed, seats, actions = (data.get(k) for k in ("setup", "seed", "seats", "actions"))
         if not isinstance(setup, dict):
             raise SaveError(f"{where}: \"setup\" is missing or not an object")
-        if type(seed) is not int or not -2**63 <= seed < 2**63:
-            raise SaveError(f"{where}: \"seed\" must be a whole number")
+        if type(seed) is not int or not MIN_SEED <= seed <= MAX_SEED:
+            raise SaveError(f"{where}: \"seed\" must be a whole number from {MIN_SEED} to {MAX_SEED}")
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
             raise SaveError(f"{where}: \"seats\" must be a list of player kinds")
         if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:

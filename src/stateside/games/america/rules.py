@@ -355,10 +355,18 @@ def _place_actions() -> tuple[tuple[tuple[str, str], str], ...]:
                  for section in SECTIONS for space in spaces(section))
 
 
+SETUP_KEYS = frozenset({"players", "start_player", "used_topics", "v1_rules"})
+MAX_USED_TOPICS = 100_000   # both sides of every card of the largest deck, with room to spare
+MAX_TOPIC_ID = 40           # characters of a topic id ("12A")
+
+
 def read_setup(setup) -> tuple[list[str], int, list[str], bool]:
     """(players, start player, used topics, v1 rules) of a setup; ValueError for a bad one."""
     if not isinstance(setup, dict):
         raise ValueError("the setup must be a mapping")
+    if unknown := sorted(map(str, set(setup) - SETUP_KEYS)):
+        raise ValueError(f"the America setup has an unknown option {unknown[0]!r:.40} "
+                         f"(known: {', '.join(sorted(SETUP_KEYS))})")
     players = setup.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise ValueError("'players' must be a list of names")
@@ -368,10 +376,11 @@ def read_setup(setup) -> tuple[list[str], int, list[str], bool]:
         raise ValueError("every player needs a name of their own")
     start = setup.get("start_player", 0)
     if type(start) is not int or not 0 <= start < len(players):
-        raise ValueError(f"start player {start!r} is not a seat")
+        raise ValueError(f"start player {start!r:.40} is not a seat (0 to {len(players) - 1})")
     used = setup.get("used_topics", [])
-    if not isinstance(used, list) or not all(isinstance(t, str) for t in used):
-        raise ValueError("'used_topics' must be a list of topic ids such as \"12A\"")
+    if not isinstance(used, list) or len(used) > MAX_USED_TOPICS or \
+            not all(isinstance(t, str) and len(t) <= MAX_TOPIC_ID for t in used):
+        raise ValueError(f"'used_topics' must be a list of at most {MAX_USED_TOPICS:,} topic ids such as \"12A\"")
     v1 = setup.get("v1_rules", False)
     if not isinstance(v1, bool):
         raise ValueError("'v1_rules' must be true or false")

@@ -40,6 +40,13 @@ Pos = tuple[int, int]
 VARIANTS = ("table", "usa-west", "usa-east", "usa")   # the open table, then the USA maps
 Move = tuple[int, int, int, int]   # x, y, rotation, follower segment (-1: none)
 
+# The table's extent: every square, given in a setup or an action, lies within
+# -MAX_COORD..MAX_COORD both ways. The largest game (228 tiles) spreads far less; the
+# bound keeps every coordinate a screen multiplies by its square size finite.
+MAX_COORD = 1000
+MAX_SEGMENT = 63          # a follower's segment number on a tile (tiles have about a dozen)
+MAX_SQUARES = 10_000      # playable squares a setup may list (a printed board of 100 x 100)
+
 INN, CATHEDRAL = 1, 2
 NEIGHBOURS8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 _EMPTY: frozenset = frozenset()
@@ -188,41 +195,76 @@ class Setup:
             raise ValueError("the Carcassonne setup has no list of player names")
         followers = d.get("followers", 7)
         if type(followers) is not int or not 1 <= followers <= 99:
-            raise ValueError(f"the Carcassonne setup gives each player {followers!r} followers")
+            raise ValueError(f"the Carcassonne setup gives each player {followers!r:.40} followers (1 to 99)")
+        flags = {}
+        for name in ("inns_cathedrals", "goods"):
+            flags[name] = d.get(name, False)
+            if type(flags[name]) is not bool:
+                raise ValueError(f"the Carcassonne setup's {name} must be true or false, not {flags[name]!r:.40}")
 
-        def ints(row, n):
-            if not isinstance(row, list) or len(row) != n or not all(type(v) is int for v in row):
-                raise ValueError(f"{row!r} is not {n} whole numbers")
-            return tuple(row)
+        def square(row, what):
+            """(x, y) of a square on the table, from the setup's [..., x, y]."""
+            x, y = row
+            if type(x) is not int or type(y) is not int:
+                raise ValueError(f"{what} {row!r:.60} is not on a square (whole numbers x, y)")
+            if not (-MAX_COORD <= x <= MAX_COORD and -MAX_COORD <= y <= MAX_COORD):
+                raise ValueError(f"a {what} lies off the table (squares run from -{MAX_COORD} to {MAX_COORD} both ways)")
+            return x, y
 
-        def placed(row, n):
-            if not isinstance(row, list) or not row or not isinstance(row[0], str):
-                raise ValueError(f"{row!r} does not start with a tile id")
-            return (row[0],) + ints(row[1:], n - 1)
+        def placed(row, n, what):
+            if not isinstance(row, list) or len(row) != n or not isinstance(row[0], str):
+                raise ValueError(f"{what} {row!r:.60} is not [tile id, x, y{', rotation' * (n == 4)}]")
+            out = (row[0],) + square(row[1:3], what)
+            if n == 4:
+                if type(row[3]) is not int or not 0 <= row[3] <= 3:
+                    raise ValueError(f"{what} {row!r:.60} turns 0 to 3 quarter turns, not {row[3]!r:.20}")
+                out += (row[3],)
+            return out
 
         variant = d.get("variant", "table")
         if variant not in VARIANTS:
-            raise ValueError(f"the Carcassonne setup names no known map: {variant!r} (choose from {', '.join(VARIANTS)})"[:300])
+            raise ValueError(f"the Carcassonne setup names no known map: {variant!r:.40} (choose from {', '.join(VARIANTS)})")
         if variant != "table":
             # The map gives these; the table's defaults (as in default_setup) are ignored.
             table = cls(players=tuple(players)).to_json()
             extra = {k for k in ("sets", "start", "squares", "reserved") if k in d and d[k] != table[k]}
             if extra:
                 raise ValueError(f"the Carcassonne setup for {variant} cannot set {', '.join(sorted(extra))}: the map does")
-            return cls(players=tuple(players), followers=followers, inns_cathedrals=bool(d.get("inns_cathedrals", False)),
-                       goods=bool(d.get("goods", False)), variant=variant)
-        try:
-            sets = d.get("sets", list(SET_NAMES))
-            if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
-                raise ValueError("the tile sets are not a list of names")
-            squares = d.get("squares")
-            return cls(players=tuple(players), followers=followers, sets=tuple(sets),
-                       inns_cathedrals=bool(d.get("inns_cathedrals", False)), goods=bool(d.get("goods", False)),
-                       start=tuple(placed(s, 4) for s in d.get("start", [["B-D", 0, 0, 0]])),
-                       squares=None if squares is None else tuple(ints(s, 2) for s in squares),
-                       reserved=tuple(placed(r, 3) for r in d.get("reserved", [])))
-        except (TypeError, ValueError) as e:
-            raise ValueError(f"the Carcassonne setup is malformed: {e}") from None
+            return cls(players=tuple(players), followers=followers, variant=variant, **flags)
+        sets = d.get("sets", list(SET_NAMES))
+        if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
+            raise ValueError("the Carcassonne setup's tile sets are not a list of names")
+        if len(set(sets)) != len(sets):
+            raise ValueError("the Carcassonne setup names a tile set twice")
+        if unknown := [name for name in sets if name not in SET_NAMES]:
+            raise ValueError(f"unknown Carcassonne tile set {unknown[0]!r:.40} (known: {', '.join(SET_NAMES)})")
+        start, squares, reserved = d.get("start", [["B-D", 0, 0, 0]]), d.get("squares"), d.get("reserved", [])
+        if not isinstance(start, list) or not isinstance(reserved, list):
+            raise ValueError("the Carcassonne setup's start and reserved tiles must be lists")
+        if squares is not None and (not isinstance(squares, list) or len(squares) > MAX_SQUARES):
+            raise ValueError(f"the Carcassonne setup's squares must be a list of at most {MAX_SQUARES:,} squares")
+        for s in squares or ():
+            if not isinstance(s, list) or len(s) != 2:
+                raise ValueError(f"the Carcassonne setup's square {s!r:.40} is not [x, y]")
+        return cls(players=tuple(players), followers=followers, sets=tuple(sets),
+                   start=tuple(placed(s, 4, "start tile") for s in start),
+                   squares=None if squares is None else tuple(square(s, "square") for s in squares),
+                   reserved=tuple(placed(r, 3, "face-down tile") for r in reserved), **flags)
+
+
+def action_numbers(value: Any, what: str, rotation: bool = True, follower: bool = False) -> list[int]:
+    """[x, y(, rotation)(, follower)] of an action read from JSON, each in its range;
+    ValueError, saying which, for anything else."""
+    n = 2 + rotation + follower
+    if not isinstance(value, list) or len(value) != n or not all(type(i) is int for i in value):
+        raise ValueError(f"{what} needs {n} whole numbers, not {value!r:.60}")
+    if not all(-MAX_COORD <= v <= MAX_COORD for v in value[:2]):
+        raise ValueError(f"{what}: the square is off the table (squares run from -{MAX_COORD} to {MAX_COORD} both ways)")
+    if rotation and not 0 <= value[2] <= 3:
+        raise ValueError(f"{what}: a tile turns 0 to 3 quarter turns, not {value[2]!r:.20}")
+    if follower and not -1 <= value[-1] <= MAX_SEGMENT:
+        raise ValueError(f"{what}: a follower goes on feature -1 (none) to {MAX_SEGMENT}, not {value[-1]!r:.20}")
+    return value
 
 
 class Placed:
@@ -269,8 +311,9 @@ class Game(State):
         for tid, *_ in conf.start + conf.reserved:
             t = by_id.get(tid)
             if t is None or not deck[t.index]:
-                raise ValueError(f"tile {tid} is not available in the chosen sets for the setup")
+                raise ValueError(f"tile {tid:.30} is not available in the chosen sets for the setup")
             deck[t.index] -= 1
+        self._check_squares(conf)
         self.deck: dict[int, int] = {t: c for t, c in sorted(deck.items()) if c}
         self.squares: frozenset[Pos] | None = None if conf.squares is None else frozenset(conf.squares)
         self.reserved: dict[Pos, int] = {(x, y): by_id[tid].index for tid, x, y in conf.reserved}
@@ -311,7 +354,26 @@ class Game(State):
         self.defer = False                   # USA maps: completed features score at the end of the turn
 
         for tid, x, y, rot in conf.start:
+            if rot not in fit_table(by_id[tid])[self._key_at((x, y))]:
+                raise ValueError(f"the start tile {tid} on {x},{y} does not match the start tiles beside it: "
+                                 "every edge must match its neighbour")
             self._put(by_id[tid], rot % 4, (x, y), None, -1)
+
+    @staticmethod
+    def _check_squares(conf: Setup) -> None:
+        """ValueError unless the start and face-down tiles lie each on a square of its own,
+        on the table (and on its playable squares, where the setup lists them)."""
+        seen: dict[Pos, str] = {}
+        for what, rows in (("start tile", conf.start), ("face-down tile", conf.reserved)):
+            for tid, x, y, *_ in rows:
+                if not all(-MAX_COORD <= v <= MAX_COORD for v in (x, y)):
+                    raise ValueError(f"the {what} {tid} on {x},{y} is off the table")
+                if conf.squares is not None and (x, y) not in conf.squares:
+                    raise ValueError(f"the {what} {tid} on {x},{y} is not on a playable square")
+                if (x, y) in seen:
+                    raise ValueError(f"square {x},{y} holds a {seen[x, y]} already: the {what} {tid} "
+                                     "needs a square of its own")
+                seen[x, y] = what
 
     @classmethod
     def new(cls, setup: dict) -> "Game":
@@ -352,7 +414,8 @@ class Game(State):
         return sum(self.deck.values())
 
     def allowed(self, pos: Pos) -> bool:
-        return pos not in self.reserved and (self.squares is None or pos in self.squares)
+        return (pos not in self.reserved and (self.squares is None or pos in self.squares)
+                and -MAX_COORD <= pos[0] <= MAX_COORD and -MAX_COORD <= pos[1] <= MAX_COORD)
 
     def fits(self, tile: TileType, pos: Pos) -> tuple[int, ...]:
         """Rotations of `tile` that may be placed on the free square `pos` (playable or
@@ -974,24 +1037,19 @@ class Game(State):
         raise ValueError(f"{action!r} is not a Carcassonne action")
 
     def action_from_json(self, data: Any):
-        def ints(v, n, what):
-            if not isinstance(v, list) or len(v) != n or not all(type(i) is int for i in v):
-                raise ValueError(f"{what} needs {n} whole numbers, not {v!r}"[:200])
-            return v
-
         if isinstance(data, list):
-            return tuple(ints(data, 4, "a move [x, y, rotation, follower]"))
+            return tuple(action_numbers(data, "a move [x, y, rotation, follower]", follower=True))
         if isinstance(data, dict) and len(data) == 1:
             (key, value), = data.items()
             if key == "draw":
                 if not isinstance(value, str) or value not in tile_by_id():
-                    raise ValueError(f"{value!r} is not a Carcassonne tile"[:200])
+                    raise ValueError(f"{value!r:.60} is not a Carcassonne tile")
                 return draw(value)
             if key == "turn_up":
-                return TurnUp(*ints(value, 2, "turning a tile up [x, y]"))
+                return TurnUp(*action_numbers(value, "turning a tile up [x, y]", rotation=False))
             if key == "place_turned_up":
-                return PlaceTurnedUp(*ints(value, 3, "laying a turned-up tile [x, y, rotation]"))
-        raise ValueError(f"not a Carcassonne action: {data!r}"[:200])
+                return PlaceTurnedUp(*action_numbers(value, "laying a turned-up tile [x, y, rotation]"))
+        raise ValueError(f"not a Carcassonne action: {data!r:.100}")
 
     def action_to_string(self, action) -> str:
         names = self.conf.players

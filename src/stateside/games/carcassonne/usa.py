@@ -34,7 +34,8 @@ from typing import Any
 from stateside.engine.protocol import CHANCE, TERMINAL, Event, InvariantError
 from stateside.errors import IllegalActionError
 
-from .engine import NEIGHBOURS8, TURNS, Draw, Game, PlaceTurnedUp, Pos, ScoreEvent, Setup, _draws
+from .engine import (MAX_SEGMENT, NEIGHBOURS8, TURNS, Draw, Game, PlaceTurnedUp, Pos, ScoreEvent, Setup, _draws,
+                     action_numbers)
 from .maps import Chip, MapBoard, load_chips, load_maps
 from .tiles import DELTA, FIELD, K_FIELD, SET_NAMES, fit_table, load_tile_set, tile_by_id
 
@@ -570,30 +571,26 @@ class MapGame(Game):
     def action_from_json(self, data: Any):
         if isinstance(data, dict) and len(data) == 1:
             (key, value), = data.items()
-
-            def ints(n, what):
-                if not isinstance(value, list) or len(value) != n or not all(type(i) is int for i in value):
-                    raise ValueError(f"{what} needs {n} whole numbers, not {value!r}"[:200])
-                return value
             if key == "lay":
-                return Lay(*ints(3, "laying a tile [x, y, rotation]"))
+                return Lay(*action_numbers(value, "laying a tile [x, y, rotation]"))
             if key == "look":
-                return Look(*ints(2, "looking at a face-down tile [x, y]"))
+                return Look(*action_numbers(value, "looking at a face-down tile [x, y]", rotation=False))
             if key == "follow":
-                if type(value) is not int:
-                    raise ValueError(f"a follower goes on a segment number, not {value!r}"[:200])
+                if type(value) is not int or not -1 <= value <= MAX_SEGMENT:
+                    raise ValueError(f"a follower goes on a segment number (-1 for none to {MAX_SEGMENT}), "
+                                     f"not {value!r:.40}")
                 return Follow(value)
             if key == "chip":
-                if value not in _chips():
-                    raise ValueError(f"{value!r} is not one of our map-chips"[:200])
+                if not isinstance(value, str) or value not in _chips():
+                    raise ValueError(f"{value!r:.60} is not one of our map-chips")
                 return ChipDraw(value)
             if key == "reveal":
-                if value is not None and value not in tile_by_id():
-                    raise ValueError(f"{value!r} is not a Carcassonne tile"[:200])
+                if value is not None and (not isinstance(value, str) or value not in tile_by_id()):
+                    raise ValueError(f"{value!r:.60} is not a Carcassonne tile")
                 return Reveal(value)
             if key in ("draw", "place_turned_up"):
                 return super().action_from_json(data)
-        raise ValueError(f"not an action of Carcassonne on the USA maps: {data!r}"[:200])
+        raise ValueError(f"not an action of Carcassonne on the USA maps: {data!r:.100}")
 
     def action_to_string(self, action) -> str:
         who = self.conf.players[self.current]

@@ -72,7 +72,8 @@ def parse(action, prefix: str) -> str | None:
 
 def sector_of(action) -> parts.Sector:
     arg = parse(action, "spin")
-    if arg is None or not arg.isdigit() or int(arg) >= len(parts.sectors()):
+    # isascii: "²" is a digit to str.isdigit but not to int()
+    if arg is None or not (arg.isascii() and arg.isdigit()) or int(arg) >= len(parts.sectors()):
         raise IllegalActionError(f"{action!r} is not a spin of the spinner")
     return parts.sectors()[int(arg)]
 

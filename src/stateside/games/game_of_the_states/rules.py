@@ -44,6 +44,9 @@ class GameOfTheStates(State):
     def new(cls, setup: dict) -> "GameOfTheStates":
         if not isinstance(setup, dict):
             raise ValueError("the setup must be an object")
+        if unknown := sorted(map(str, set(setup) - {"players", "variant", "answers"})):
+            raise ValueError(f"the Game of the States setup has an unknown option {unknown[0]!r:.40} "
+                             "(known: players, variant, answers)")
         names = setup.get("players")
         if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
             raise ValueError("\"players\" must list the players' names")
@@ -51,7 +54,7 @@ class GameOfTheStates(State):
             raise ValueError(f"Game of the States is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(names)}")
         variant = setup.get("variant", VARIANTS[0])
         if variant not in VARIANTS:
-            raise ValueError(f"unknown way to play {variant!r} (use {', '.join(VARIANTS)})")
+            raise ValueError(f"unknown way to play {variant!r:.40} (use {', '.join(VARIANTS)})")
         answers = setup.get("answers", TYPED)
         if answers not in (TYPED, CHOICES):
             raise ValueError(f"\"answers\" must be {TYPED!r} or {CHOICES!r}")

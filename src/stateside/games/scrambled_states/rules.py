@@ -46,6 +46,13 @@ FACE_NAMES = {
 FACE_UP = 15
 SEAT_KINDS = ("slap", "no-match", "buzz")
 WON_KINDS = ("win", "tie", "hand", "no-match")   # round outcomes in which cards are won
+# Every wait a setup sets (tie window, round pause, round limit, buzzer) is at most 10
+# minutes: the screens run these waits on Qt timers, which take 32-bit milliseconds
+# (2**31 - 1 ms is 24.8 days), and no round needs longer.
+MAX_WAIT_MS = 10 * 60 * 1000
+# Game time in an action: far beyond any game (31 years), and exact as a float of seconds.
+MAX_CLOCK_MS = 10**12
+MAX_CARD_TEXT = 40        # characters of a card's code in an action
 
 SPEC = GameSpec(
     id="scrambled-states", min_players=2, max_players=6, hidden_information=False, real_time=True,
@@ -130,10 +137,11 @@ class Settings:
         if not 2 <= n <= 6:
             raise ValueError(f"Scrambled States needs 2 to 6 players, not {n}.")
         if not 1 <= self.target <= 25:
-            raise ValueError(f"The target must be between 1 and 25 cards, not {self.target}.")
+            raise ValueError(f"The target must be between 1 and 25 cards, not {self.target!r:.40}.")
         for name in ("tie_window_ms", "round_pause_ms", "round_limit_ms", "buzz_window_ms"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must not be negative.")
+            if not 0 <= getattr(self, name) <= MAX_WAIT_MS:
+                raise ValueError(f"{name} must be 0 to {MAX_WAIT_MS:,} ms (10 minutes), "
+                                 f"not {getattr(self, name)!r:.40}.")
         if self.buzz_window_ms <= 0:
             raise ValueError("buzz_window_ms must be positive.")
         if any(not 0 <= s < n for s in self.buzzer_seats) or len(set(self.buzzer_seats)) != len(self.buzzer_seats):
@@ -153,18 +161,18 @@ class Settings:
             raise ValueError("the setup must be an object")
         known = {f.name for f in dataclasses.fields(cls)}
         if unknown := sorted(set(setup) - known):
-            raise ValueError(f"unknown setting {unknown[0]!r} (known: {', '.join(sorted(known))})")
+            raise ValueError(f"unknown setting {unknown[0]!r:.40} (known: {', '.join(sorted(known))})")
         players = setup.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise ValueError("\"players\" must list the players' names")
         buzzers = setup.get("buzzer_seats", [])
-        if not isinstance(buzzers, list) or not all(type(s) is int for s in buzzers):
+        if not isinstance(buzzers, list) or not all(type(s) is int for s in buzzers) or len(buzzers) > len(players):
             raise ValueError("buzzer_seats must be a list of seat numbers")
         values = {}
-        for name in known - {"players", "buzzer_seats"}:
+        for name in sorted(known - {"players", "buzzer_seats"}):
             if name in setup:
                 if type(setup[name]) is not int:
-                    raise ValueError(f"{name} must be a whole number, not {setup[name]!r}")
+                    raise ValueError(f"{name} must be a whole number, not {setup[name]!r:.40}")
                 values[name] = setup[name]
         settings = cls(tuple(players), buzzer_seats=tuple(buzzers), **values)
         settings.check()
@@ -447,7 +455,7 @@ class ScrambledStates(State):
             raise IllegalActionError("Wait: cards are being turned up and the die rolled.")
         if isinstance(action, Advance):
             deadline = self.next_deadline()
-            if type(action.t) is not int or not self._now < action.t <= (action.t if deadline is None else deadline):
+            if type(action.t) is not int or not self._now < action.t <= (MAX_CLOCK_MS if deadline is None else deadline):
                 raise IllegalActionError(f"Time can only pass from {self._now} ms up to the next deadline "
                                          f"({deadline} ms), not to {action.t!r} ms.")
             return self.advance(action.t)
@@ -555,19 +563,30 @@ class ScrambledStates(State):
         if not isinstance(data, list) or not data or not isinstance(data[0], str):
             raise ValueError(f"a move is a list such as [\"slap\", 0, 1200, \"TX\"], not {str(data)[:60]}")
         kind, args = data[0], data[1:]
+        if any(isinstance(a, str) and len(a) > MAX_CARD_TEXT for a in args):
+            raise ValueError(f"a card or a die face is a short code, not {str(data)[:60]}")
         if kind in SEAT_KINDS:
             if len(args) not in (2, 3) or type(args[0]) is not int or type(args[1]) is not int or \
                     (len(args) == 3 and not isinstance(args[2], str)):
                 raise ValueError(f"a {kind} is [\"{kind}\", seat, time in ms] (and a card for a slap), "
                                  f"not {str(data)[:60]}")
+            if not 0 <= args[0] < self.num_players:
+                raise ValueError(f"a {kind} names seat {args[0]!r:.20}, but the seats are 0 to {self.num_players - 1}")
+            self._check_time(args[1])
             return Action(kind, args[0], args[1], args[2] if len(args) == 3 else None)
         if kind == "advance" and len(args) == 1 and type(args[0]) is int:
+            self._check_time(args[0])
             return Advance(args[0])
         if kind == "card" and len(args) == 1 and isinstance(args[0], str):
             return Turn(args[0])
         if kind == "die" and len(args) == 1 and isinstance(args[0], str):
             return Roll(args[0])
         raise ValueError(f"unknown move {str(data)[:60]} (slap, no-match, buzz, advance, card or die)")
+
+    @staticmethod
+    def _check_time(t: int) -> None:
+        if not 0 <= t <= MAX_CLOCK_MS:
+            raise ValueError(f"a move's time is 0 to {MAX_CLOCK_MS:,} ms of game time, not {t!r:.20}")
 
     def action_to_string(self, action) -> str:
         if isinstance(action, Action):

@@ -32,6 +32,7 @@ from stateside.games.ten_days.journey import DAYS, a_card, check_journey, travel
 PILES = 3
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 ROUNDS_LIMIT = 100  # self-play stops a game without a winner after this many turns per player
+MAX_TURN_LIMIT = 10_000   # a setup's turn limit: 25 times the default for four players
 
 DEAL, DRAW, PLACE, DISCARD, OVER = "deal", "draw", "place", "discard", "over"
 START = "start"  # the chance cards that start the discard piles after the deal
@@ -70,11 +71,15 @@ class TenDaysState(State):
             raise ValueError("the setup needs \"players\": a list of names")
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             raise ValueError(f"10 Days in the USA is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(players)}")
+        if unknown := sorted(map(str, set(setup) - {"players", "first_player", "turn_limit"})):
+            raise ValueError(f"the setup of 10 Days in the USA has an unknown option {unknown[0]!r:.40} "
+                             "(known: players, first_player, turn_limit)")
         first, limit = setup.get("first_player", 0), setup.get("turn_limit")
         if type(first) is not int or not 0 <= first < len(players):
-            raise ValueError(f"first player {first!r} is not a seat of {len(players)}")
-        if limit is not None and (type(limit) is not int or limit < 1):
-            raise ValueError(f"turn_limit must be a whole number of turns (1 or more) or null, not {limit!r}")
+            raise ValueError(f"first player {first!r:.40} is not a seat of {len(players)}")
+        if limit is not None and (type(limit) is not int or not 1 <= limit <= MAX_TURN_LIMIT):
+            raise ValueError(f"turn_limit must be a whole number of turns (1 to {MAX_TURN_LIMIT:,}) or null, "
+                             f"not {limit!r:.40}")
         state = cls.__new__(cls)
         state._setup = {"players": list(players), "first_player": first, "turn_limit": limit}
         state.deck = Counter(full_deck())         # face -> copies not yet drawn
