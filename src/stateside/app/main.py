@@ -445,7 +445,7 @@ class MainWindow(QMainWindow):
             elif path.exists():   # the game ended or was never started: nothing to resume
                 path.unlink()
             self._autosave_failed.discard(mode_id)
-        except (OSError, TypeError, ValueError) as e:
+        except (OSError, TypeError, ValueError, StatesideError) as e:   # e.g. over the size a save may hold
             print(f"stateside: autosave of {mode_id} failed: {e}", file=sys.stderr)
             if mode_id not in self._autosave_failed:
                 self._autosave_failed.add(mode_id)
@@ -489,6 +489,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Saved to {path}", 6000)
         except OSError as e:
             QMessageBox.warning(self, "Save failed", f"Could not save to {path}:\n{e.strerror or e}")
+        except StatesideError as e:   # e.g. over the size a save may hold: the file there is kept
+            QMessageBox.warning(self, "Save failed", str(e))
 
     def open_file(self) -> None:
         from PySide6.QtWidgets import QFileDialog
