@@ -402,15 +402,9 @@ class MainWindow(QMainWindow):
     @staticmethod
     def _move_aside(path: Path) -> Path | None:
         """Rename an unreadable autosave with the date in its name; never delete it."""
-        import datetime
+        from stateside.data.saves import move_aside
 
-        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        target = path.with_name(f"{path.stem}.unreadable-{stamp}{path.suffix}")
-        try:
-            path.replace(target)
-            return target
-        except OSError:
-            return None
+        return move_aside(path)
 
     def notify(self, text: str) -> None:
         """A message that stays until the player dismisses it (not the status bar,

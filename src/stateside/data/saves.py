@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,12 @@ def read_json_file(path: str | os.PathLike, what: str = "file") -> Any:
     refusals instead of RecursionError or ValueError."""
     path = Path(path)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
+        st = path.stat()
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError
+        if not stat.S_ISREG(st.st_mode):   # a FIFO or a device would block or never end
+            raise SaveError(f"{path}: not a Stateside {what} (not a regular file)")
+        if st.st_size > MAX_FILE_BYTES:
             raise SaveError(f"{path}: too large for a Stateside {what} (over {MAX_FILE_BYTES // 2**20} MB)")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -136,3 +142,18 @@ def _depth(data: Any) -> int:
                 return d
             stack.extend((v, d + 1) for v in (item.values() if isinstance(item, dict) else item))
     return deepest
+
+
+def move_aside(path: str | os.PathLike) -> Path | None:
+    """Rename a file that cannot be used to <name>.unreadable-<date><suffix> beside it,
+    so that it is never read again nor lost; the new name, or None if it cannot be moved."""
+    import datetime   # here: start-up reads saves before it needs dates
+
+    path = Path(path)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.stem}.unreadable-{stamp}{path.suffix}")
+    try:
+        path.replace(target)
+        return target
+    except OSError:
+        return None

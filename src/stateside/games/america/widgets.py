@@ -4,17 +4,17 @@ adds (Game > Add deck... / Remove deck...: checked card by card, copied into the
 folder, their cards joining the box of new games)."""
 from __future__ import annotations
 
-import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths
 from PySide6.QtGui import QAction
 
 from stateside.app.main import config_dir
-from stateside.data.saves import write_json_atomic
-from stateside.errors import DataError
+from stateside.data.saves import move_aside, read_json_file, write_json_atomic
+from stateside.errors import DataError, SaveError
 from stateside.games.america import deck as decks
 from stateside.games.america import rules
 from stateside.games.america.rules import AmericaGame
@@ -29,19 +29,35 @@ def history_path() -> Path:
     return Path(base) / HISTORY_FILE
 
 
-def read_history() -> list[str]:
+MAX_TOPIC_ID = 64   # "family-trivia:1999B" and the like; longer is no topic of ours
+
+
+def read_history(report: Callable[[str], None] | None = None) -> list[str]:
+    """The topics already played, [] when there are none yet. A file that cannot be read
+    (damaged, hostile, of another shape) is moved aside and `report` told why: every
+    topic then counts as fresh, and the game starts all the same."""
+    path = history_path()
+    if not path.exists() and not path.is_symlink():
+        return []
     try:
-        data = json.loads(history_path().read_text(encoding="utf-8"))
-        used = data.get("used", []) if isinstance(data, dict) else []
-        return [t for t in used if isinstance(t, str)]
-    except (OSError, ValueError):
-        return []   # no history yet, or unreadable: every topic counts as fresh
+        data = read_json_file(path, "list of topics played")
+        used = data.get("used") if isinstance(data, dict) else None
+        if not isinstance(used, list) or not all(
+                isinstance(t, str) and 0 < len(t) <= MAX_TOPIC_ID for t in used):
+            raise SaveError(f"{path}: not a list of topics played (expected {{\"used\": [topic ids]}})")
+    except SaveError as e:
+        kept = move_aside(path)
+        if report is not None:
+            where = f" It is kept as {kept}." if kept else ""
+            report(f"The America topics already played could not be read: {e}.{where} Every topic counts as fresh.")
+        return []
+    return used
 
 
 def write_history(used: list[str]) -> None:
     try:
-        write_json_atomic(history_path(), {"used": used})
-    except OSError:
+        write_json_atomic(history_path(), {"used": used}, "list of topics played")
+    except (OSError, SaveError):
         pass        # the history only avoids repeats; a game never fails over it
 
 
