@@ -70,22 +70,32 @@ def decks_dir() -> Path:
 
 def install_user_decks() -> list[str]:
     """Register every deck in decks_dir() with the deck module, so that new games and
-    computer players look their cards up; a deck that no longer loads is left out and
-    its error returned."""
-    found, errors = {}, []
+    computer players look their cards up; a deck that no longer loads, or that would take
+    the added cards past decks.MAX_USER_CARDS, is left out and its error returned."""
+    found, errors, total = {}, [], 0
     folder = decks_dir()
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         try:
-            found[path.stem] = decks.load_user_deck(path, path.stem)
+            cards = decks.load_user_deck(path, path.stem)
         except DataError as e:
             errors.append(str(e))
+            continue
+        if total + len(cards) > decks.MAX_USER_CARDS:
+            errors.append(f"{path}: left out: the decks added may hold {decks.MAX_USER_CARDS} cards in all")
+            continue
+        found[path.stem] = cards
+        total += len(cards)
+    _register(found)
+    return errors
+
+
+def _register(found: dict) -> None:
     if found != decks.user_decks():
         decks.set_user_decks(found)
         # the rules and computer players cache the deck they look topics up in
         rules.bundled_deck.cache_clear()
         rules.bundled_topics.cache_clear()
         rules.bundled_box_plan.cache_clear()
-    return errors
 
 
 def rules_on(cards: tuple) -> type[AmericaGame]:
@@ -128,7 +138,8 @@ class DeckMenu:
 
     def add_deck(self, path) -> str:
         """Check a deck file and install a copy; new games draw its cards too. Raises
-        DataError naming the file, card and field of the first problem."""
+        DataError naming the file, card and field of the first problem (a file that is not
+        a regular one, over decks.MAX_DECK_BYTES or decks.MAX_DECK_CARDS, is refused first)."""
         path = Path(path)
         name = decks.deck_name(path)
         cards = decks.load_user_deck(path, name)
@@ -136,12 +147,16 @@ class DeckMenu:
         if target.exists():
             raise DataError(f"{path}: a deck called '{name}' is already installed; remove it first "
                             f"(Game > Remove deck\u2026) or give the file another name")
+        added = decks.user_decks()
+        if sum(map(len, added.values())) + len(cards) > decks.MAX_USER_CARDS:
+            raise DataError(f"{path}: its {len(cards)} cards would take the decks added past "
+                            f"{decks.MAX_USER_CARDS} cards in all; remove a deck first (Game > Remove deck\u2026)")
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
-        except OSError as e:
+            shutil.copyfile(path, target)   # the copy is checked again at every start
+        except (OSError, shutil.Error) as e:
             raise DataError(f"{path}: cannot be copied to {target} ({e.strerror or e})") from None
-        install_user_decks()
+        _register({**added, name: cards})   # read once: not every deck again
         self.game_menu_actions()
         text = (f"Added the deck '{name}': {len(cards)} card{'s' if len(cards) != 1 else ''}. "
                 f"New games draw from it and the bundled deck.")
