@@ -57,6 +57,12 @@ def paths_of(data, prefix=()):
             yield from paths_of(v, prefix + (i,))
 
 
+def odd_value(rng: random.Random):
+    """One of ODD_VALUES, copied: a list or object put in a document and mutated later
+    must not change the list itself (nor come to hold itself)."""
+    return json.loads(json.dumps(rng.choice(ODD_VALUES)))
+
+
 def mutate(doc, rng: random.Random):
     doc = json.loads(json.dumps(doc))
     for _ in range(rng.choice((1, 1, 1, 2, 3))):
@@ -70,7 +76,7 @@ def mutate(doc, rng: random.Random):
         key = path[-1]
         kind = rng.randrange(6)
         if kind == 0:
-            parent[key] = rng.choice(ODD_VALUES)
+            parent[key] = odd_value(rng)
         elif kind == 1:
             if isinstance(parent, dict):
                 del parent[key]
@@ -85,7 +91,7 @@ def mutate(doc, rng: random.Random):
             rng.choice([lambda: value.insert(i, value[i]), lambda: value.pop(i),
                         lambda: rng.shuffle(value)])()
         else:
-            parent[key] = rng.choice(ODD_VALUES) if rng.random() < 0.5 else value
+            parent[key] = odd_value(rng) if rng.random() < 0.5 else value
     return doc
 
 

@@ -106,8 +106,8 @@ def _read_derived(path: Path) -> Borders | None:
     try:
         try:
             data = read_json_file(path, "borders cache")
-        except SaveError as e:
-            raise _BadCache(str(e)) from None
+        except SaveError as e:   # its text names the file already
+            raise _BadCache(str(e).removeprefix(f"{path}: ")) from None
         if not isinstance(data, dict) or set(data) != {"atlas", "codes", "pairs", "digest"}:
             raise _BadCache("not a borders cache (expected atlas, codes, pairs and digest)")
         if data["atlas"] != _atlas_stamp():
