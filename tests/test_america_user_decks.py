@@ -258,3 +258,95 @@ def test_an_online_table_s_log_replays_on_the_bundled_deck_with_a_deck_added(qtb
     assert mode.match.actions == played.actions and mode.game.is_terminal()
     assert [r.points for r in mode.game.results] == [r.points for r in played.state.results]
     assert not any(decks.user_deck_of(t) for t in mode.game.topics)   # the referee's deck
+
+
+# --- hostile deck files (issue 27, finding 12) --------------------------------------------
+
+def many_cards(count):
+    return "".join(f"- card: {n}\n  topics:\n" + good_topic(f"Topic {n} A") + good_topic(f"Topic {n} B", "transport")
+                   for n in range(1, count + 1))
+
+
+@pytest.mark.parametrize("digits, where", [(4000, "number"), (5000, "number"), (5000, "year"), (5000, "card")])
+def test_an_answer_with_thousands_of_digits_is_refused_with_its_card_and_field(tmp_path, digits, where):
+    huge = "7" * digits
+    text = {"number": GOOD.replace("answer: 160", f"answer: {huge}", 1),
+            "year": GOOD.replace("answer: 1962", f"answer: {huge}", 1),
+            "card": GOOD.replace("- card: 1", f"- card: {huge}", 1)}[where]
+    with pytest.raises(DataError) as error:
+        decks.load_user_deck(write_deck(tmp_path, text))
+    message = str(error.value)
+    expected = {"number": "card 1, topic 'Grandma's farm', number: answer must be a number >= 0",
+                "year": "card 1, topic 'Grandma's farm', year: answer must be a whole year",
+                "card": "card ?: 'card' must be a whole number >= 1"}[where]
+    assert expected in message and f"a number of {digits} digits" in message, message
+    assert len(message) < 400
+
+
+def test_a_number_answer_past_its_range_is_refused(tmp_path):
+    with pytest.raises(DataError, match=r"number: answer must be a number >= 0 \(at most 1e\+15\)"):
+        decks.load_user_deck(write_deck(tmp_path, GOOD.replace("answer: 160", "answer: 1e300", 1)))
+
+
+def test_a_fifo_named_like_a_deck_is_refused_at_once(tmp_path):
+    import os
+    import threading
+
+    fifo = tmp_path / "x.yaml"
+    os.mkfifo(fifo)
+    outcome = []
+
+    def load():
+        try:
+            decks.load_user_deck(fifo)
+        except DataError as e:
+            outcome.append(str(e))
+
+    worker = threading.Thread(target=load, daemon=True)
+    worker.start()
+    worker.join(30)   # a bound, not a wait: it returns at once when it does not block
+    assert not worker.is_alive(), "reading a FIFO blocked"
+    assert outcome and "not a deck file (not a regular file)" in outcome[0] and str(fifo) in outcome[0]
+
+
+def test_a_deck_over_the_size_or_the_card_limit_is_refused(tmp_path, monkeypatch):
+    big = write_deck(tmp_path, GOOD + "#" * (decks.MAX_DECK_BYTES + 1), "big.yaml")
+    with pytest.raises(DataError, match=r"too large for a deck \(2.0 MB; at most 2 MB\)"):
+        decks.load_user_deck(big)
+    many = write_deck(tmp_path, many_cards(decks.MAX_DECK_CARDS + 1), "many.yaml")
+    with pytest.raises(DataError, match=f"{decks.MAX_DECK_CARDS + 1} cards, more than a deck may hold "
+                                        f"\\({decks.MAX_DECK_CARDS}\\)"):
+        decks.load_user_deck(many)
+    folder = tmp_path / "folder.yaml"
+    folder.mkdir()
+    with pytest.raises(DataError, match="is a folder"):
+        decks.load_user_deck(folder)
+
+
+def test_a_deck_at_the_card_limit_loads(tmp_path):
+    cards = decks.load_user_deck(write_deck(tmp_path, many_cards(decks.MAX_DECK_CARDS), "full.yaml"))
+    assert len(cards) == decks.MAX_DECK_CARDS
+
+
+def test_decks_added_together_stay_under_their_card_limit(qtbot, mode, tmp_path, monkeypatch):
+    monkeypatch.setattr(decks, "MAX_USER_CARDS", 3)
+    mode.add_deck(write_deck(tmp_path, GOOD, "first.yaml"))
+    with pytest.raises(DataError, match="would take the decks added past 3 cards in all"):
+        mode.add_deck(write_deck(tmp_path, GOOD.replace("Grandma", "Granny").replace("Uncle", "Aunt")
+                                 .replace("old school", "new school").replace("county", "state"), "second.yaml"))
+    assert set(decks.user_decks()) == {"first"}
+
+
+def test_add_deck_with_a_bad_file_shows_a_message(qtbot, mode, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: shown.append((title, text)))
+    for text in (GOOD.replace("answer: 160", "answer: " + "9" * 5000, 1),
+                 "- card: 1\n  topics: " + "[" * 3000 + "]" * 3000 + "\n",
+                 "- card: 1\n  topics:\n  - title: x\n    when: 2024-13-45\n"):
+        path = write_deck(tmp_path, text)
+        monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args, p=path: (str(p), ""))
+        mode.ask_add_deck()
+        assert shown and shown[-1][0] == "Cannot add this deck" and str(path) in shown[-1][1], shown[-1:]
+    assert len(shown) == 3 and decks.user_decks() == {}

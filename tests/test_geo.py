@@ -195,3 +195,77 @@ def test_a_kept_file_that_is_damaged_or_of_another_atlas_is_derived_again(kept_b
     derived_borders.cache_clear()
     assert derived_borders() == derived
     assert json.loads(kept_borders.read_text())["pairs"] == derived.lines()   # written again, whole
+
+
+# --- the kept borders through the strict loader (issue 27, finding 10) --------------------
+
+def _kept_data(kept_borders):
+    derived_borders()
+    return json.loads(kept_borders.read_text())
+
+
+@pytest.mark.parametrize("damage", ["nested 3000 deep", "pairs of numbers", "codes a text", "a self pair",
+                                    "a pair twice", "a bogus pair", "missing pairs", "no digest", "a FIFO"])
+def test_a_kept_file_that_is_hostile_or_wrong_is_derived_again_and_replaced(kept_borders, damage, capsys):
+    import os
+
+    from stateside.geo import borders as geo_borders
+
+    data = _kept_data(kept_borders)
+    derived_borders.cache_clear()
+    if damage == "nested 3000 deep":
+        text = '{"atlas": ' + "[" * 3000 + "]" * 3000 + "}"
+    else:
+        if damage == "pairs of numbers":
+            data["pairs"] = [[1, 2]] * 105
+        elif damage == "codes a text":
+            data["codes"] = "ALAKAZ"
+        elif damage == "a self pair":
+            data["pairs"].append("CA-CA")
+        elif damage == "a pair twice":
+            data["pairs"].append(data["pairs"][0])
+        elif damage == "a bogus pair":
+            data["pairs"].append("AK-HI")   # well formed, known codes, in order: only the digest tells
+        elif damage == "missing pairs":
+            data["pairs"] = data["pairs"][:-3]
+        elif damage == "no digest":
+            del data["digest"]
+        text = json.dumps(data)
+    kept_borders.unlink()
+    if damage == "a FIFO":
+        os.mkfifo(kept_borders)   # opened, it would block for ever
+    else:
+        kept_borders.write_text(text)
+    borders = derived_borders()
+    assert len(borders.pairs) == 105
+    assert kept_borders.is_file() and json.loads(kept_borders.read_text())["pairs"] == borders.lines()
+    assert borders.lines() == sorted(geo_borders.format_pair(p) for p in derive_real_pairs())
+    assert "the borders are derived from the map again" in capsys.readouterr().err
+
+
+def derive_real_pairs():
+    from stateside.geo.atlas import load_atlas
+    from stateside.geo.borders import derive_pairs
+
+    return derive_pairs(load_atlas())
+
+
+def test_a_wrong_kept_file_with_its_digest_made_to_match_disables_no_game(kept_borders):
+    """A file of the right shape, even with a digest to match, must not stop a game: the
+    games' checks of the borders fail on it, and the pairs are derived again."""
+    from stateside.geo import borders as geo_borders
+
+    data = _kept_data(kept_borders)
+    data["pairs"] = sorted(data["pairs"] + ["AK-HI"])   # America adds AK-HI itself: "already border"
+    data["digest"] = geo_borders._digest(data["atlas"], data["codes"], data["pairs"])
+    kept_borders.write_text(json.dumps(data))
+    derived_borders.cache_clear()
+    load_borders.cache_clear()
+    try:
+        assert derived_borders().adjacent("AK", "HI")   # read back as it is: the digest matches
+        america = load_borders("america")
+        assert america.adjacent("AK", "HI") and len(america.pairs) == 106
+        assert "AK-HI" not in json.loads(kept_borders.read_text())["pairs"]   # replaced by the real pairs
+        assert len(derived_borders().pairs) == 105
+    finally:
+        load_borders.cache_clear()

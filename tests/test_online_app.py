@@ -238,3 +238,34 @@ def test_guest_url_adds_the_public_guest():
     assert guest_url("") == "nats://guest:guest@127.0.0.1:4222"
     assert guest_url("example.org") == "nats://guest:guest@example.org:4222"
     assert guest_url("nats://me:pw@h:1") == "nats://me:pw@h:1"
+
+
+def test_a_table_the_server_closes_is_left_and_the_reason_shown(qtbot, tmp_path):
+    """A table the referee cannot go on with (its log does not replay, nobody started it
+    in time) is closed: the screen says why and goes back to the game played before."""
+    from stateside.app.main import MainWindow
+    from stateside.app.online import attach_session
+
+    srv = NatsServer(tmp_path / "nats").start()
+    ref = RefereeThread(srv)
+    try:
+        window = MainWindow(persist=False)
+        qtbot.addWidget(window)
+        a = window.open_mode("ten-days")
+        before = a.match
+        said = []
+        a.status.connect(said.append)
+        sa = OnlineSession(f"127.0.0.1:{srv.port}", poll_ms=5)
+        sa.host("ten-days", ["you", "ai:easy"], ["Ann", "Cleo"], {}, seed=2)
+        qtbot.waitUntil(lambda: sa.table is not None, timeout=10000)
+        attach_session(window, sa)
+        qtbot.waitUntil(a.is_human_turn, timeout=10000)
+        table = ref.referee.tables[sa.table]
+        asyncio.run_coroutine_threadsafe(ref.referee._close(table, "its log does not replay at record 9"),
+                                         ref.loop).result(10)
+        qtbot.waitUntil(lambda: a.online is None, timeout=10000)
+        assert a.match is before
+        assert any("was closed by the server: its log does not replay at record 9" in s for s in said), said
+    finally:
+        ref.stop()
+        srv.stop()

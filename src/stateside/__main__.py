@@ -28,6 +28,23 @@ def _fail(message: str, code: int = 2) -> int:
     return code
 
 
+# Every count typed on the command line has a range: 10**20 games would run for ever.
+MAX_GAMES = 100_000
+SEED_RANGE = (0, 2**62)   # game i uses seed+i, and a save holds a seed below 2**63
+
+
+def whole_number(text: str, option: str, lo: int, hi: int) -> int:
+    """`text` as a whole number from lo to hi, or ValueError saying so in one line."""
+    stripped = text.strip()
+    # the length first: int() of thousands of digits is slow, and refused past 4300
+    digits = stripped[1:] if stripped[:1] in "+-" else stripped
+    value = int(stripped) if digits.isdigit() and len(digits) <= 20 and digits.isascii() else None
+    if value is None or not lo <= value <= hi:
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise ValueError(f"{option} must be a whole number from {lo} to {hi}, not {shown}")
+    return value
+
+
 def cmd_borders(argv: list[str]) -> int:
     from stateside.geo.borders import RULESETS, load_borders
 
@@ -51,15 +68,18 @@ def cmd_selfplay(argv: list[str]) -> int:
     parser.add_argument("game", help=f"one of: {', '.join(games) or '(none installed)'}")
     parser.add_argument("--players", required=True,
                         help="comma-separated player specs, e.g. ai:hard,ai:easy or random")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", default="100", help=f"1 to {MAX_GAMES} (default 100)")
+    parser.add_argument("--seed", default="1", help=f"{SEED_RANGE[0]} to {SEED_RANGE[1]} (default 1)")
     parser.add_argument("--variant", help="a way to play, for games that have several")
     parser.add_argument("--map", dest="variant", help="the same as --variant, for Carcassonne's maps")
     args = parser.parse_args(argv)
     if args.game not in games:
         return _fail(f"selfplay: unknown game {args.game!r} (choose from {', '.join(games)})")
-    if args.games < 1:
-        return _fail("selfplay: --games must be at least 1")
+    try:
+        args.games = whole_number(args.games, "--games", 1, MAX_GAMES)
+        args.seed = whole_number(args.seed, "--seed", *SEED_RANGE)
+    except ValueError as e:
+        return _fail(f"selfplay: {e}")
     specs = [s.strip() for s in args.players.split(",")]
     try:
         if "human" in specs:
@@ -104,6 +124,8 @@ def cmd_server(argv: list[str]) -> int:
         return _fail(f"server: --port must be 1 to 65535, not {args.port}")
     if args.nats is not None and not args.nats.strip():
         return _fail("server: --nats needs the address of a NATS server, e.g. nats://HOST:4222")
+    if args.server_pid is not None and not 1 <= args.server_pid < 2**31:
+        return _fail(f"server: --server-pid must be a process id from 1 to {2**31 - 1}, not {args.server_pid}")
     if (args.auth_dir or args.server_pid) and not args.nats:
         return _fail("server: --auth-dir and --server-pid go with --nats (the embedded server issues its own seats)")
     try:

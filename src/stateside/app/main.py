@@ -404,15 +404,9 @@ class MainWindow(QMainWindow):
     @staticmethod
     def _move_aside(path: Path) -> Path | None:
         """Rename an unreadable autosave with the date in its name; never delete it."""
-        import datetime
+        from stateside.data.saves import move_aside
 
-        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        target = path.with_name(f"{path.stem}.unreadable-{stamp}{path.suffix}")
-        try:
-            path.replace(target)
-            return target
-        except OSError:
-            return None
+        return move_aside(path)
 
     def notify(self, text: str) -> None:
         """A message that stays until the player dismisses it (not the status bar,
@@ -447,7 +441,7 @@ class MainWindow(QMainWindow):
             elif path.exists():   # the game ended or was never started: nothing to resume
                 path.unlink()
             self._autosave_failed.discard(mode_id)
-        except (OSError, TypeError, ValueError) as e:
+        except (OSError, TypeError, ValueError, StatesideError) as e:   # e.g. over the size a save may hold
             print(f"stateside: autosave of {mode_id} failed: {e}", file=sys.stderr)
             if mode_id not in self._autosave_failed:
                 self._autosave_failed.add(mode_id)
@@ -491,6 +485,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Saved to {path}", 6000)
         except OSError as e:
             QMessageBox.warning(self, "Save failed", literal(f"Could not save to {path}:\n{e.strerror or e}"))
+        except StatesideError as e:   # e.g. over the size a save may hold: the file there is kept
+            QMessageBox.warning(self, "Save failed", literal(str(e)))
 
     def open_file(self) -> None:
         from PySide6.QtWidgets import QFileDialog

@@ -133,7 +133,7 @@ class OnlineSession(QObject):
             return None
         problem = None
         c = self.client
-        if c is not None and c.end is None and not c.gone:
+        if c is not None and c.end is None and not c.gone and not c.closed:   # a closed table has no seats
             fut = asyncio.run_coroutine_threadsafe(c.leave(timeout), self._loop)
             try:
                 fut.result(timeout + 1)
@@ -288,6 +288,9 @@ class OnlineSession(QObject):
             if c.end is not None and not ended and c.n == len(c.end["save"]["actions"]):
                 ended = True
                 self._post("ended", self._verified())
+            if c.closed and not ended:   # the referee cannot go on with this table: say why, once
+                ended = True
+                self._post("failed", f"Table {c.table} was closed by the server: {c.closed}")
             if sent_n is not None and c.n > sent_n:
                 sent_n = None   # confirmed
             try:

@@ -7,7 +7,10 @@ Atlantic so that every state has a comfortable click target.
 from __future__ import annotations
 
 import itertools
+import math
 import os
+import re
+import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -96,16 +99,21 @@ def _read_shape_cache(path: Path) -> list[_Shape] | None:
     from PySide6.QtCore import QByteArray, QDataStream, QIODevice
 
     try:
+        st = path.stat()
+        # Not a regular file (a FIFO would block the start for ever) or far larger than
+        # the 50 states' paths (about 330 KB): not ours, made again.
+        if not stat.S_ISREG(st.st_mode) or st.st_size > SHAPE_CACHE_MAX_BYTES:
+            return None
         data = path.read_bytes()
     except OSError:
         return None
     buffer = QByteArray(data)   # kept in a name: the stream does not own it
     stream = QDataStream(buffer, QIODevice.ReadOnly)
     try:
-        if stream.readQString() != _cache_key():
+        if stream.readQString() != _cache_key() or stream.readInt32() != STATE_COUNT:
             return None
         shapes, codes = [], {}
-        for _ in range(stream.readInt32()):
+        for _ in range(STATE_COUNT):
             code, name = stream.readQString(), stream.readQString()
             label = (stream.readDouble(), stream.readDouble())
             colour, inset = stream.readInt32(), stream.readBool()
@@ -113,16 +121,31 @@ def _read_shape_cache(path: Path) -> list[_Shape] | None:
             shape_path, label_path = QPainterPath(), QPainterPath()
             stream >> shape_path
             stream >> label_path
+            if stream.status() != QDataStream.Ok or not _plausible(code, name, label, colour, bounds) \
+                    or code in codes:
+                return None
             shapes.append(_Shape(code, name, label, colour, inset, bounds, shape_path))
             codes[code] = label_path
     except OSError:   # the atlas file itself is gone: the atlas will say so
         return None
-    ok = stream.status() == QDataStream.Ok and len(shapes) == 50 and stream.atEnd()
+    ok = stream.status() == QDataStream.Ok and stream.atEnd()
     del stream, buffer   # the stream first
     if not ok:
         return None
     known_code_paths(codes)
     return shapes
+
+
+STATE_COUNT = 50
+SHAPE_CACHE_MAX_BYTES = 8 * 2**20
+_CODE = re.compile(r"[A-Z]{2}")
+
+
+def _plausible(code, name, label, colour, bounds) -> bool:
+    """One state's fields as _write_shape_cache writes them (finite numbers, a postal code,
+    a palette colour): anything else is a damaged or foreign cache."""
+    return (bool(_CODE.fullmatch(code)) and 0 < len(name) <= 60 and 0 <= colour < len(STATE_COLOURS)
+            and all(math.isfinite(v) for v in (*label, *bounds)) and bounds[0] <= bounds[2] and bounds[1] <= bounds[3])
 
 
 def _write_shape_cache(path: Path, shapes: list[_Shape]) -> None:

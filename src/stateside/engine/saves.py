@@ -23,7 +23,7 @@ LEGACY_VERSION = 1
 
 def save_game(path: str | os.PathLike, body: dict) -> None:
     """Write a match (Match.to_json()) under the envelope, atomically."""
-    write_json_atomic(path, {"format": SAVE_FORMAT, "version": SAVE_VERSION, **body})
+    write_json_atomic(path, {"format": SAVE_FORMAT, "version": SAVE_VERSION, **body}, "save")
 
 
 def read_save(path: str | os.PathLike, game: str | None = None) -> tuple[str, dict]:

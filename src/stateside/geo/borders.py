@@ -6,15 +6,18 @@ in resources/rules/borders.yaml (see the comments there for its format).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
+import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from stateside.data.saves import write_json_atomic
+from stateside.data.saves import read_json_file, write_json_atomic
 from stateside.data.yamlio import parse_yaml, read_text
-from stateside.errors import DataError
+from stateside.errors import DataError, SaveError
 from stateside.geo.atlas import Atlas, load_atlas
 from stateside.geo.rulesets import RULESETS
 from stateside.paths import cache_file, resource
@@ -72,10 +75,15 @@ def derive_pairs(atlas: Atlas) -> frozenset[Pair]:
 # The derived pairs are kept in the app's cache folder (paths.cache_file) from one run to
 # the next: deriving them imports shapely and reads the map's shapes, about 160 ms of
 # opening America, 10 Days or Game of the States, against about 1 ms to read them back.
-# The file names the atlas file's size and time; one written from another atlas, or
-# damaged, is derived again.
+# The file names the atlas file's size and time and holds a digest of its pairs; one
+# written from another atlas is derived again, and so is one damaged or edited by hand
+# (with a line on stderr): the strict loader reads it, its shape is checked, and a wrong
+# file of the right shape fails the digest, or, failing that, the games' own checks of
+# the borders (load_borders derives the pairs again before it gives up).
 DERIVED_CACHE = "borders.json"
-DERIVED_CACHE_FORMAT = 1   # bump when what the file holds changes
+DERIVED_CACHE_FORMAT = 2   # bump when what the file holds changes
+MAX_PAIRS = 4 * 50         # a map of 50 states, flat, has fewer than 3 x 50 borders
+CODE = re.compile(r"[A-Z]{2}")
 
 
 def _atlas_stamp() -> str:
@@ -83,39 +91,70 @@ def _atlas_stamp() -> str:
     return f"stateside-borders {DERIVED_CACHE_FORMAT} {st.st_size} {st.st_mtime_ns}"
 
 
+def _digest(stamp: str, codes: list, lines: list) -> str:
+    return hashlib.sha256(json.dumps([stamp, codes, lines]).encode("utf-8")).hexdigest()
+
+
+class _BadCache(Exception):
+    """The kept borders cannot be used; the text says why."""
+
+
 def _read_derived(path: Path) -> Borders | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data["atlas"] != _atlas_stamp():
-            return None
-        codes = tuple(data["codes"])
-        pairs = frozenset(tuple(line.split("-")) for line in data["pairs"])
-        known = set(codes)
-        if len(known) != len(codes) or not all(isinstance(c, str) for c in codes) or \
-                not all(len(p) == 2 and p[0] in known and p[1] in known and p[0] < p[1] for p in pairs):
-            return None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    """The kept borders, or None when there are none or they must be derived again."""
+    if not path.exists() and not path.is_symlink():
         return None
-    return Borders(None, codes, pairs)
+    try:
+        try:
+            data = read_json_file(path, "borders cache")
+        except SaveError as e:   # its text names the file already
+            raise _BadCache(str(e).removeprefix(f"{path}: ")) from None
+        if not isinstance(data, dict) or set(data) != {"atlas", "codes", "pairs", "digest"}:
+            raise _BadCache("not a borders cache (expected atlas, codes, pairs and digest)")
+        if data["atlas"] != _atlas_stamp():
+            return None   # another atlas, or another version of this file: no fault
+        codes, lines = data["codes"], data["pairs"]
+        if not (isinstance(codes, list) and all(isinstance(c, str) and CODE.fullmatch(c) for c in codes)
+                and len(set(codes)) == len(codes) == 50):
+            raise _BadCache("its state codes are not 50 distinct postal codes")
+        if not (isinstance(lines, list) and all(isinstance(line, str) for line in lines) and len(lines) <= MAX_PAIRS):
+            raise _BadCache(f"its pairs are not a list of at most {MAX_PAIRS} texts")
+        known, pairs = set(codes), set()
+        for line in lines:
+            a, _, b = line.partition("-")
+            if not (a in known and b in known and a < b) or (a, b) in pairs:
+                raise _BadCache(f"{line!r} is not a pair of two known states, in order and once")
+            pairs.add((a, b))
+        if data["digest"] != _digest(data["atlas"], codes, lines):
+            raise _BadCache("its pairs are not the ones derived (the digest does not match)")
+    except _BadCache as e:
+        print(f"stateside: {path}: {e}; the borders are derived from the map again", file=sys.stderr)
+        return None
+    return Borders(None, tuple(codes), frozenset(pairs))
 
 
 def _write_derived(path: Path, borders: Borders) -> None:
+    stamp, codes, lines = _atlas_stamp(), list(borders.codes), borders.lines()
     try:   # a failed write costs nothing: the next run derives them again
-        write_json_atomic(path, {"atlas": _atlas_stamp(), "codes": list(borders.codes), "pairs": borders.lines()})
-    except OSError:
+        write_json_atomic(path, {"atlas": stamp, "codes": codes, "pairs": lines,
+                                 "digest": _digest(stamp, codes, lines)}, "borders cache")
+    except (OSError, SaveError):
         pass
+
+
+def _derive_and_keep() -> Borders:
+    atlas = load_atlas()
+    borders = Borders(None, atlas.codes, derive_pairs(atlas))
+    kept = cache_file(DERIVED_CACHE)
+    if kept is not None:
+        _write_derived(kept, borders)
+    return borders
 
 
 @cache
 def derived_borders() -> Borders:
     kept = cache_file(DERIVED_CACHE)
     borders = _read_derived(kept) if kept is not None else None
-    if borders is None:
-        atlas = load_atlas()
-        borders = Borders(None, atlas.codes, derive_pairs(atlas))
-        if kept is not None:
-            _write_derived(kept, borders)
-    return borders
+    return borders if borders is not None else _derive_and_keep()
 
 
 def apply_overrides(base: Borders, ruleset: str, overrides: dict, where: str) -> Borders:
@@ -208,4 +247,14 @@ def borders_with_rules(base: Borders, ruleset: str | None, path: Path) -> Border
 @cache
 def load_borders(ruleset: str | None = None) -> Borders:
     """The borders of the bundled map, with one game's corrections (None: as derived)."""
-    return borders_with_rules(derived_borders(), ruleset, resource("rules", "borders.yaml"))
+    base, rules = derived_borders(), resource("rules", "borders.yaml")
+    try:
+        return borders_with_rules(base, ruleset, rules)
+    except DataError:
+        # A kept file of the right shape but wrong must not disable a game: derived from
+        # the map, the pairs either pass (and are kept in its place) or the data is wrong.
+        fresh = _derive_and_keep()
+        if fresh == base:
+            raise
+        derived_borders.cache_clear()
+        return borders_with_rules(fresh, ruleset, rules)

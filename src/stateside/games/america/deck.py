@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+import os
 import re
+import stat
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
@@ -90,6 +92,14 @@ class Card:
 
 
 USER_SEPARATOR = ":"               # between a user deck's name and its card number
+# What a deck file may hold. Reading is about 0.5 ms a card, at the start of every America
+# game for the decks added: the caps keep both that and Add deck... well under a second.
+MAX_DECK_BYTES = 2 * 2**20         # a file of the deck's format; the bundled files are ~25 KB
+MAX_DECK_CARDS = 1_000             # in one user deck (the bundled deck has 160)
+MAX_USER_CARDS = 2_000             # in every user deck added, together
+MAX_CARD_NUMBER = 99_999
+MAX_NUMBER_ANSWER = 10**15         # the bundled deck's largest is 1.25e11
+MAX_DIGITS = 20                    # a number written longer is refused before it is made
 USER_NAME = re.compile(r"[a-z][a-z0-9-]{0,39}")
 
 
@@ -221,13 +231,18 @@ def load_user_deck(path: Path, name: str | None = None) -> tuple[Card, ...]:
     if not USER_NAME.fullmatch(name):
         raise DataError(f"{path}: {name!r} cannot name a deck (letters, digits and '-', "
                         f"starting with a letter)")
-    entries = _read(path)
-    codes = state_codes()
-    this_year = _dt.date.today().year
-    cards: list[Card] = []
-    for card in _unique_cards(path, entries, codes, this_year, {}, {}, ""):
-        ident = UserCardId(name, card.number)
-        cards.append(Card(ident, tuple(replace(t, card=ident) for t in card.topics)))  # type: ignore[arg-type]
+    try:
+        entries = _read(path, MAX_DECK_CARDS)
+        codes = state_codes()
+        this_year = _dt.date.today().year
+        cards: list[Card] = []
+        for card in _unique_cards(path, entries, codes, this_year, {}, {}, ""):
+            ident = UserCardId(name, card.number)
+            cards.append(Card(ident, tuple(replace(t, card=ident) for t in card.topics)))  # type: ignore[arg-type]
+    except DataError:
+        raise
+    except Exception as e:   # a player's file: whatever it holds is a message, not a traceback
+        raise DataError(f"{path}: cannot be read as a deck ({type(e).__name__}: {e})") from None
     return tuple(sorted(cards, key=lambda c: c.number.number))
 
 
@@ -281,11 +296,34 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> _Located:
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-def _read(path: Path) -> list[_Located]:
+def _read_text(path: Path) -> str:
+    """The file's text; DataError for a file that is not a regular one (a FIFO would
+    block for ever), too large, unreadable or not UTF-8."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise DataError(f"{path}: cannot be read ({e})") from None
+        # O_NONBLOCK: opening a FIFO returns at once (then refused below) instead of waiting
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                raise DataError(f"{path}: not a deck file (not a regular file)")
+            if st.st_size > MAX_DECK_BYTES:
+                raise DataError(f"{path}: too large for a deck ({st.st_size / 2**20:.1f} MB; "
+                                f"at most {MAX_DECK_BYTES // 2**20} MB)")
+            data = f.read(MAX_DECK_BYTES + 1)
+        if len(data) > MAX_DECK_BYTES:   # it grew while being read
+            raise DataError(f"{path}: too large for a deck (at most {MAX_DECK_BYTES // 2**20} MB)")
+        return data.decode("utf-8")
+    except IsADirectoryError:
+        raise DataError(f"{path}: is a folder, not a deck file") from None
+    except OSError as e:
+        raise DataError(f"{path}: cannot be read ({e.strerror or e})") from None
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise DataError(f"{path}: line {line}: not UTF-8 text") from None
+
+
+def _read(path: Path, max_cards: int | None = None) -> list[_Located]:
+    text = _read_text(path)
     try:
         data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as e:
@@ -293,15 +331,43 @@ def _read(path: Path) -> list[_Located]:
         at = f" at line {mark.line + 1}" if mark else ""
         problem = getattr(e, "problem", None) or str(e)
         raise DataError(f"{path}: not valid YAML{at}: {problem}") from None
+    except RecursionError:
+        raise DataError(f"{path}: not a deck (its entries are nested too deeply)") from None
+    except (ValueError, OverflowError, TypeError) as e:   # e.g. a date that is no date
+        raise DataError(f"{path}: not a deck YAML can read ({e})") from None
     if data is None or data == []:   # an empty deck file would silently drop its cards
         raise DataError(f"{path}: the deck is empty: a deck file lists one card or more "
                         f"('- card: 1' with its two topics)")
     if not isinstance(data, list):
         raise DataError(f"{path}: expected a list of cards (each '- card: N')")
+    if max_cards is not None and len(data) > max_cards:
+        raise DataError(f"{path}: {len(data)} cards, more than a deck may hold ({max_cards})")
     for n, entry in enumerate(data, 1):
         if not isinstance(entry, _Located):
             raise DataError(f"{path}: entry {n} is not a card (a mapping with 'card' and 'topics')")
     return data
+
+
+class _LongNumber:
+    """A number written with more than MAX_DIGITS digits: kept as a note for the
+    validation to refuse, with its card and field, rather than built (int() of
+    thousands of digits is slow, and refused past 4,300)."""
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits} digits"
+
+
+def _construct_int(loader: _Loader, node: yaml.ScalarNode):
+    digits = sum(ch.isdigit() for ch in node.value)
+    if digits > MAX_DIGITS:
+        return _LongNumber(digits)
+    return loader.construct_yaml_int(node)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
 
 # --- validation ---------------------------------------------------------------------------
@@ -327,8 +393,8 @@ def _card(entry: _Located, path: Path, codes: frozenset[str], this_year: int) ->
     number = entry.get("card")
     label = f"{path}: line {entry.line}: card {number if _is_int(number) else '?'}"
     _keys(entry, CARD_KEYS, label, "a card")
-    if not (_is_int(number) and number >= 1):
-        raise DataError(f"{label}: 'card' must be a whole number >= 1, got {number!r}")
+    if not (_is_int(number) and 1 <= number <= MAX_CARD_NUMBER):
+        raise DataError(f"{label}: 'card' must be a whole number >= 1 (at most {MAX_CARD_NUMBER}), got {number!r}")
     topics = entry["topics"]
     if not isinstance(topics, list) or len(topics) != 2:
         count = len(topics) if isinstance(topics, list) else "no list of"
@@ -373,8 +439,8 @@ def _question(raw: Any, section: str, label: str, codes: frozenset[str], this_ye
             raise DataError(f"{label}: answer must be the postal code of one of the 50 states "
                             f"(e.g. 'CA'), got {answer!r}")
     else:
-        if not (_is_number(answer) and answer >= 0):
-            raise DataError(f"{label}: answer must be a number >= 0, got {answer!r}")
+        if not (_is_number(answer) and 0 <= answer <= MAX_NUMBER_ANSWER):
+            raise DataError(f"{label}: answer must be a number >= 0 (at most {MAX_NUMBER_ANSWER:.0e}), got {answer!r}")
     return Question(text=raw["question"].strip(), answer=answer,
                     background=raw["background"].strip(), source=raw["source"].strip(),
                     unit=raw.get("unit", "").strip())
@@ -385,4 +451,4 @@ def _is_int(value: Any) -> bool:
 
 
 def _is_number(value: Any) -> bool:
-    return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
+    return (isinstance(value, float) and math.isfinite(value)) or (_is_int(value) and abs(value) <= MAX_NUMBER_ANSWER)

@@ -213,12 +213,15 @@ class AmericaMode(DeckMenu, TurnBasedMode):
             return
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
+        problems: list[str] = []
         setup = {"players": names or [COLOURS[i][0] for i in range(len(seats))], "start_player": start_player,
-                 "used_topics": read_history()}
+                 "used_topics": read_history(problems.append)}
         if self.online is not None:   # a new game here leaves the online table (the referee keeps it)
             self.leave_online(restore=False)
         self.cross_confirmed = False
         self.install(Match(rules_on(rules.bundled_deck()), seats, seed, setup))
+        for text in problems:   # after the game's own first line, so that it stays in view
+            self.status.emit(text)
 
     def setup_screen(self) -> SetupScreen:
         """The New game screen: 2-6 seats (each a person or a computer level, with a name

@@ -4,9 +4,9 @@ adds (Game > Add deck... / Remove deck...: checked card by card, copied into the
 folder, their cards joining the box of new games)."""
 from __future__ import annotations
 
-import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths
@@ -14,8 +14,8 @@ from PySide6.QtGui import QAction
 
 from stateside.app.main import config_dir
 from stateside.board.plain import literal
-from stateside.data.saves import write_json_atomic
-from stateside.errors import DataError
+from stateside.data.saves import move_aside, read_json_file, write_json_atomic
+from stateside.errors import DataError, SaveError
 from stateside.games.america import deck as decks
 from stateside.games.america import rules
 from stateside.games.america.rules import AmericaGame
@@ -30,19 +30,35 @@ def history_path() -> Path:
     return Path(base) / HISTORY_FILE
 
 
-def read_history() -> list[str]:
+MAX_TOPIC_ID = 64   # "family-trivia:1999B" and the like; longer is no topic of ours
+
+
+def read_history(report: Callable[[str], None] | None = None) -> list[str]:
+    """The topics already played, [] when there are none yet. A file that cannot be read
+    (damaged, hostile, of another shape) is moved aside and `report` told why: every
+    topic then counts as fresh, and the game starts all the same."""
+    path = history_path()
+    if not path.exists() and not path.is_symlink():
+        return []
     try:
-        data = json.loads(history_path().read_text(encoding="utf-8"))
-        used = data.get("used", []) if isinstance(data, dict) else []
-        return [t for t in used if isinstance(t, str)]
-    except (OSError, ValueError):
-        return []   # no history yet, or unreadable: every topic counts as fresh
+        data = read_json_file(path, "list of topics played")
+        used = data.get("used") if isinstance(data, dict) else None
+        if not isinstance(used, list) or not all(
+                isinstance(t, str) and 0 < len(t) <= MAX_TOPIC_ID for t in used):
+            raise SaveError(f"{path}: not a list of topics played (expected {{\"used\": [topic ids]}})")
+    except SaveError as e:
+        kept = move_aside(path)
+        if report is not None:
+            where = f" It is kept as {kept}." if kept else ""
+            report(f"The America topics already played could not be read: {e}.{where} Every topic counts as fresh.")
+        return []
+    return used
 
 
 def write_history(used: list[str]) -> None:
     try:
-        write_json_atomic(history_path(), {"used": used})
-    except OSError:
+        write_json_atomic(history_path(), {"used": used}, "list of topics played")
+    except (OSError, SaveError):
         pass        # the history only avoids repeats; a game never fails over it
 
 
@@ -55,22 +71,32 @@ def decks_dir() -> Path:
 
 def install_user_decks() -> list[str]:
     """Register every deck in decks_dir() with the deck module, so that new games and
-    computer players look their cards up; a deck that no longer loads is left out and
-    its error returned."""
-    found, errors = {}, []
+    computer players look their cards up; a deck that no longer loads, or that would take
+    the added cards past decks.MAX_USER_CARDS, is left out and its error returned."""
+    found, errors, total = {}, [], 0
     folder = decks_dir()
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         try:
-            found[path.stem] = decks.load_user_deck(path, path.stem)
+            cards = decks.load_user_deck(path, path.stem)
         except DataError as e:
             errors.append(str(e))
+            continue
+        if total + len(cards) > decks.MAX_USER_CARDS:
+            errors.append(f"{path}: left out: the decks added may hold {decks.MAX_USER_CARDS} cards in all")
+            continue
+        found[path.stem] = cards
+        total += len(cards)
+    _register(found)
+    return errors
+
+
+def _register(found: dict) -> None:
     if found != decks.user_decks():
         decks.set_user_decks(found)
         # the rules and computer players cache the deck they look topics up in
         rules.bundled_deck.cache_clear()
         rules.bundled_topics.cache_clear()
         rules.bundled_box_plan.cache_clear()
-    return errors
 
 
 def rules_on(cards: tuple) -> type[AmericaGame]:
@@ -113,7 +139,8 @@ class DeckMenu:
 
     def add_deck(self, path) -> str:
         """Check a deck file and install a copy; new games draw its cards too. Raises
-        DataError naming the file, card and field of the first problem."""
+        DataError naming the file, card and field of the first problem (a file that is not
+        a regular one, over decks.MAX_DECK_BYTES or decks.MAX_DECK_CARDS, is refused first)."""
         path = Path(path)
         name = decks.deck_name(path)
         cards = decks.load_user_deck(path, name)
@@ -121,12 +148,16 @@ class DeckMenu:
         if target.exists():
             raise DataError(f"{path}: a deck called '{name}' is already installed; remove it first "
                             f"(Game > Remove deck\u2026) or give the file another name")
+        added = decks.user_decks()
+        if sum(map(len, added.values())) + len(cards) > decks.MAX_USER_CARDS:
+            raise DataError(f"{path}: its {len(cards)} cards would take the decks added past "
+                            f"{decks.MAX_USER_CARDS} cards in all; remove a deck first (Game > Remove deck\u2026)")
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
-        except OSError as e:
+            shutil.copyfile(path, target)   # the copy is checked again at every start
+        except (OSError, shutil.Error) as e:
             raise DataError(f"{path}: cannot be copied to {target} ({e.strerror or e})") from None
-        install_user_decks()
+        _register({**added, name: cards})   # read once: not every deck again
         self.game_menu_actions()
         text = (f"Added the deck '{name}': {len(cards)} card{'s' if len(cards) != 1 else ''}. "
                 f"New games draw from it and the bundled deck.")
