@@ -14,7 +14,7 @@ from stateside.engine.protocol import CHANCE
 from stateside.engine.saves import read_save
 from stateside.games.america.mode import LOG_LAYER, AmericaMode, rules_on
 from stateside.games.america.rules import COLOURS, NO_EXACT_SPACES, bundled_deck
-from stateside.online.visibility import hidden_from
+from audience_oracle import hidden_from
 
 SAVES = Path(__file__).parent / "data" / "saves-v1"
 
@@ -371,13 +371,12 @@ def test_game_replay_opens_a_save_that_drew_from_an_added_deck(qtbot, tmp_path, 
 def referee_views(match: Match, seat: int):
     """The views a referee sends `seat` after each entry of `match` (as stateside.online
     does: a move the seat may not see comes as "a card was drawn")."""
-    from stateside.online.visibility import entry_view
+    from stateside.online.visibility import EntryViews
 
     entries = []
     for e in match.log:
         before = match.state_after(e.index)
-        full = {"n": e.index, "seat": e.seat, "text": e.text, "action": before.action_to_json(e.action)}
-        entries.append(entry_view(full, match.names, seat not in hidden_from(before, e.action, e.seat)))
+        entries.append(EntryViews(before, e.action, e.index).build(e.events)[1][seat])
         after = match.state_after(e.index + 1)
         yield {"status": "playing", "n": len(entries), "entries": list(entries),
                "observation": after.observation(seat), "legal": after.legal_actions(seat),

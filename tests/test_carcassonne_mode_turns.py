@@ -15,7 +15,7 @@ from stateside.games.carcassonne.engine import Game, Setup
 from stateside.games.carcassonne.mode import CarcassonneMode
 from stateside.games.carcassonne.tile_art import SEAT_COLOURS
 from stateside.games.carcassonne.usa import Reveal
-from stateside.online.visibility import hidden_from
+from audience_oracle import hidden_from
 from stateside.selfplay import play_match
 
 SAVES = Path(__file__).parent / "data" / "saves-v1"

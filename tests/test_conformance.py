@@ -11,7 +11,11 @@ For many seeds a game is played with random legal actions to its end, checking:
 - a clone evolves independently of its original;
 - observations are JSON, and for games with hidden information a change of what a seat
   may not know changes neither its observation nor its computer player's choice;
-- returns are 1/k for k winners at the end.
+- returns are 1/k for k winners at the end;
+- who may see each action is declared by the rules (State.audience) and agrees with the
+  observations: a seat outside the audience cannot tell the action from an alternative,
+  a seat inside it can (the search in audience_oracle.py, which the product never runs),
+  and the words a seat reads (State.describe) tell it nothing it may not know.
 
 STATESIDE_CONFORMANCE_SEEDS=200 runs a longer sweep (the figures in benchmarks/).
 """
@@ -24,9 +28,10 @@ import random
 import pytest
 
 from stateside.engine.match import Match, make_player, rules_for, sample_chance
-from stateside.engine.protocol import CHANCE, SIMULTANEOUS, TERMINAL, State
+from stateside.engine.protocol import CHANCE, SIMULTANEOUS, SPECTATOR, TERMINAL, State, sees
 from stateside.errors import IllegalActionError
 from stateside.games import discover_games
+from audience_oracle import MAX_ALTERNATIVES, _applied, _obs_key, hidden_from
 
 GAMES = [g.id for g in discover_games() if g.rules]
 # Each (game, variant) is played: a game with several ways to play is checked in each.
@@ -38,6 +43,7 @@ def setup_for(cls, players: int, variant: str | None) -> dict:
     return setup if variant is None else {**setup, "variant": variant}
 SEEDS = int(os.environ.get("STATESIDE_CONFORMANCE_SEEDS", "6"))
 EXACT_CHECKS = 4            # positions per game where every candidate is tried
+AUDIENCE_CHECKS = 40        # positions per game where the declared audience meets the oracle
 MAX_CANDIDATES = 400        # candidates tried per position (all listed ones, then a sample)
 MAX_ACTIONS = 5000
 
@@ -128,6 +134,43 @@ def check_hidden(state: State, rng: random.Random) -> None:
                     f"{state.spec.id}: ai:{level} chose differently when only hidden things changed"
 
 
+def check_audience(state: State, action, rng: random.Random) -> None:
+    """The declared audience against the oracle, and the words each seat reads."""
+    actor = state.actor(action)
+    audience = state.audience(action)
+    n = state.num_players
+    declared = {v for v in range(n) if v != actor and not sees(audience, v)}
+    found = hidden_from(state, action, actor)
+    key = json.dumps(state.action_to_json(action))
+    assert declared == found, (f"{state.spec.id}: {key} is declared hidden from {sorted(declared)}, "
+                               f"but the observations hide it from {sorted(found)}")
+    # Words: a seat reads the same about this action and any other it cannot tell from it.
+    after = _applied(state, action)
+    alternatives = [a for a, _ in state.chance_outcomes()] if actor == CHANCE else state.legal_actions(actor)
+    alternatives = [b for b in alternatives if b != action]
+    rng.shuffle(alternatives)
+    for v in [*range(n), SPECTATOR]:
+        if v == actor:
+            continue
+        words = state.describe(action, v)
+        for b in alternatives[:MAX_ALTERNATIVES]:
+            if v != SPECTATOR and _obs_key(_applied(state, b), v) != _obs_key(after, v):
+                continue
+            if v == SPECTATOR and any(_obs_key(_applied(state, b), s) != _obs_key(after, s)
+                                      for s in range(n) if s != actor and s not in declared):
+                continue
+            assert state.describe(b, v) == words, (
+                f"{state.spec.id}: seat {v} reads {words!r} for {key} but "
+                f"{state.describe(b, v)!r} for {json.dumps(state.action_to_json(b))}, which it cannot tell apart")
+        if v == SPECTATOR:
+            continue
+        world = state.with_hidden_changed(v, random.Random(rng.random()))   # what v cannot know, changed
+        if world is not None and action in world.legal_actions(actor if actor != CHANCE else None):
+            assert world.describe(action, v) == words, (
+                f"{state.spec.id}: seat {v} reads {words!r} for {key}, and {world.describe(action, v)!r} "
+                "when only what it may not know differs")
+
+
 def play_random(game_id: str, seed: int, players: int, variant: str | None = None) -> dict:
     cls = rules_for(game_id)
     rng = random.Random(f"conformance:{game_id}:{variant}:{seed}")
@@ -136,6 +179,7 @@ def play_random(game_id: str, seed: int, players: int, variant: str | None = Non
     state.check_invariants()
     actions = []
     exact_at = set(rng.sample(range(60), EXACT_CHECKS))
+    audience_at = set(rng.sample(range(300), AUDIENCE_CHECKS))
     save_at = rng.randrange(1, 60)
     counts = {"listed": 0, "accepted": 0, "actions": 0}
     while not state.is_terminal():
@@ -156,6 +200,8 @@ def play_random(game_id: str, seed: int, players: int, variant: str | None = Non
         if len(actions) == save_at:
             check_clone(state, rng)
         action = random_action(state, rng)
+        if len(actions) in audience_at:
+            check_audience(state, action, rng)
         data = json.loads(json.dumps(state.action_to_json(action)))
         assert state.action_from_json(data) == action, f"{game_id}: {data} does not survive JSON"
         text = state.action_to_string(action)

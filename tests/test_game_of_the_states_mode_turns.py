@@ -13,7 +13,7 @@ from stateside.engine.saves import load_match, save_game
 from stateside.games.game_of_the_states.mode import COLOURS, GameOfTheStatesMode
 from stateside.games.game_of_the_states.rules import GameOfTheStates
 from stateside.games.game_of_the_states.trivia import facts_on, shown
-from stateside.online.visibility import hidden_from
+from audience_oracle import hidden_from
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from stateside.engine.match import Match
 from stateside.engine.saves import read_save, save_game
 from stateside.games.scrambled_states.mode import SEAT_COLOURS, ScrambledStatesMode, build_match, log_line
 from stateside.games.scrambled_states.rules import FACE_NAMES, FACE_UP, Action, ScrambledStates
-from stateside.online.visibility import hidden_from
+from audience_oracle import hidden_from
 
 SAVES_V1 = Path(__file__).parent / "data" / "saves-v1"
 

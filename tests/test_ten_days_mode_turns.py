@@ -13,7 +13,7 @@ from stateside.engine.saves import read_save, save_game
 from stateside.games.ten_days.cards import face_of, is_state
 from stateside.games.ten_days.mode import DEAL_ENTRIES, Seat, TenDaysMode
 from stateside.games.ten_days.rules import DEAL, DISCARD, DRAW, PLACE, TenDaysState, full_deck
-from stateside.online.visibility import hidden_from
+from audience_oracle import hidden_from
 
 SAVES_V1 = Path(__file__).parent / "data" / "saves-v1"
 

@@ -38,6 +38,11 @@ class LogEntry:
     text: str             # plain English, from action_to_string
     events: list = field(default_factory=list)
     decision_ms: float | None = None   # a computer's thinking time
+    audience: frozenset[int] | None = None   # who may see it (State.audience; None: every seat)
+
+    def seen_by(self, seat: int) -> bool:
+        """Whether `seat` saw this action when it was taken (its own, or in its audience)."""
+        return seat == self.seat or self.audience is None or seat in self.audience
 
 
 def rules_for(game_id: str) -> type[State]:
@@ -157,9 +162,13 @@ class Match:
             text = state.action_to_string(action)
         except Exception:
             text = None
+        try:
+            audience = state.audience(action)
+        except Exception:   # an illegal action: apply_action below says why
+            audience = frozenset()
         events = state.apply_action(action)
         entry = LogEntry(len(self.log), seat, action, text if text is not None else repr(action),
-                         list(events or ()), decision_ms)
+                         list(events or ()), decision_ms, audience)
         self.log.append(entry)
         return entry
 
@@ -247,13 +256,22 @@ class Match:
 
     def fair_undo_point(self, seat: int) -> int | None:
         """Where `seat` may take back its own last action: only while no other seat has
-        acted since (chance outcomes after it are taken back with it). None otherwise."""
+        acted since, and never past a chance outcome `seat` saw (a card or tile turned
+        up, a flip, a spin: taking it back would show what the same move brings). Chance
+        outcomes `seat` did not see are taken back with it. None otherwise."""
+        return None if self.undo_refusal(seat) else self.last_seat_action(seat)
+
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why `seat` may not take back its last action now, in a person's words (None: it may)."""
         last = self.last_seat_action(seat)
         if last is None:
-            return None
-        if any(e.seat not in (seat, CHANCE) for e in self.log[last + 1:]):
-            return None
-        return last   # the chance outcomes that followed it are taken back with it
+            return "You have not moved yet."
+        for e in self.log[last + 1:]:
+            if e.seat not in (seat, CHANCE):
+                return f"{self.names[e.seat]} has moved since: your move can't be taken back."
+            if e.seat == CHANCE and e.seen_by(seat):
+                return f"What your move turned up can't be taken back ({e.text.rstrip('.')})."
+        return None
 
     # --- saving --------------------------------------------------------------------------
     def to_json(self) -> dict:

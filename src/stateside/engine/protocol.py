@@ -21,6 +21,11 @@ points, in the spirit of OpenSpiel's Python games and python-chess:
   cross files and networks through ``action_to_json`` / ``action_from_json``.
 - ``observation(seat)`` is JSON-able and holds only what that seat may know.
   Computer players get it and the legal actions, nothing more.
+- Who may see an action is declared, never guessed: ``audience(action)`` names the
+  seats that may see it (its JSON, its text and its events), ``describe(action, viewer)``
+  words it for one seat, and each Event carries its own ``audience``. Online messages,
+  each seat's move log, fair undo and replays all read these; the conformance test holds
+  them against the observations (tests/audience_oracle.py).
 - ``returns()`` is 1/k for each of k winners and 0 for everyone else (all 0 while the
   game goes on and for a game that ended without a winner).
 
@@ -59,12 +64,22 @@ class GameSpec:
     variants: tuple[str, ...] = ()   # ways to play, chosen by setup["variant"] (first = default)
 
 
+EVERY_SEAT = None   # an audience: every seat may see it (the default)
+SPECTATOR = -3      # a viewer who holds no seat: the public log, a spectator
+
+
 @dataclass(frozen=True)
 class Event:
     """Something that happened, for logs and the screen. Games may subclass it."""
     text: str = ""               # plain English, e.g. "Ada scored 7 points for Utah"
     kind: str = ""
-    seats: tuple[int, ...] = ()
+    seats: tuple[int, ...] = ()  # the seats it concerns (who scored...)
+    audience: frozenset[int] | None = EVERY_SEAT   # who may read it (see State.audience)
+
+
+def sees(audience: frozenset[int] | None, seat: int) -> bool:
+    """Whether `seat` is in `audience` (None: every seat)."""
+    return audience is None or seat in audience
 
 
 class InvariantError(AssertionError):
@@ -127,6 +142,31 @@ class State(ABC):
         """The seat that takes `action` now (CHANCE for a chance outcome). Games with
         simultaneous moves override this; turn-based games need not."""
         return self.current_player()
+
+    # --- who may see what ------------------------------------------------------
+    def audience(self, action) -> frozenset[int] | None:
+        """The seats that may see `action`, about to be taken here: its JSON, its text
+        and its events. EVERY_SEAT (None), or a set of seats; the acting seat always sees
+        its own action, and an empty set means nobody (until the game ends, when every
+        action is shown). It must agree with observation(): a seat outside the audience
+        cannot tell this action from another one possible here (another chance outcome,
+        another legal action of the actor), a seat inside it can. The default, every
+        seat, is right for a game without hidden information."""
+        return EVERY_SEAT
+
+    def describe(self, action, viewer: int | None) -> str:
+        """`action`, about to be taken here, in plain English as `viewer` may read it
+        (None: everything, for a finished game and the referee's own record; SPECTATOR:
+        someone who holds no seat, who sees what every seat sees). The default:
+        action_to_string for a seat in the audience (and the actor); otherwise only who
+        acted. A game whose visible actions carry hidden details in their words (a card
+        in hand named in "Ann put Virginia on day 10") overrides this."""
+        actor = self.actor(action)
+        if viewer is None or viewer == actor or sees(self.audience(action), viewer):
+            return self.action_to_string(action)
+        if actor == CHANCE:
+            return "A card was drawn."
+        return f"{self.names[actor]} made a hidden move."
 
     # --- the end ---------------------------------------------------------------
     @abstractmethod

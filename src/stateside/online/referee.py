@@ -26,7 +26,7 @@ from stateside.engine.protocol import CHANCE, SIMULTANEOUS, TERMINAL
 from stateside.errors import IllegalActionError, SaveError
 from stateside.online import protocol as P
 from stateside.online.realtime import RealTimeTable, owner_subject, void_interrupted_round
-from stateside.online.visibility import entry_view, hidden_from
+from stateside.online.visibility import EntryViews
 
 log = logging.getLogger("stateside.referee")
 WRONG_LAST_SEQUENCE = 10071     # JetStream's error code for a failed conditional append
@@ -81,7 +81,7 @@ class Table:
     commitment: str
     joined: dict = field(default_factory=dict)      # seat -> {"name", "user"}
     entries: list = field(default_factory=list)     # full entries: n, seat, text, action, events
-    hidden: list = field(default_factory=list)      # per entry: the seats that may not see it
+    views: list = field(default_factory=list)       # per entry: (each seat's view, the public view)
     last_seq: int = 0                               # stream sequence of the log's last record
     ended: bool = False
     closed: str = ""                                # why the referee closed it (it cannot go on)
@@ -376,15 +376,11 @@ class Referee:
     def _apply(self, table: Table, action, text: str | None = None) -> dict:
         """Apply a committed action to the referee's match; the full entry (its text
         replaced by `text`: a round voided by a change of referee says so)."""
-        state = table.match.state
-        actor = state.actor(action)
-        hidden = hidden_from(state, action, actor)
+        declared = EntryViews(table.match.state, action, table.n, text)   # read before the action
         entry_log = table.match.apply(action)
-        entry = {"n": entry_log.index, "seat": actor, "text": text or entry_log.text,
-                 "action": state.action_to_json(action),
-                 "events": [getattr(ev, "text", str(ev)) for ev in entry_log.events]}
+        entry, seats, public = declared.build(entry_log.events)
         table.entries.append(entry)
-        table.hidden.append(hidden)
+        table.views.append((seats, public))
         return entry
 
     async def _commit(self, table: Table, action, text: str | None = None) -> dict:
@@ -526,11 +522,11 @@ class Referee:
                "legal": [state.action_to_json(a) for a in state.legal_actions(seat)]
                if to_move in (seat, SIMULTANEOUS) and table.status == "playing" else None}
         if entry is not None:
-            msg["entry"] = entry_view(entry, table.match.names, seat not in table.hidden[entry["n"]])
+            msg["entry"] = table.views[entry["n"]][0][seat]
         return msg
 
     async def _publish_entry(self, table: Table, entry: dict) -> None:
-        public = entry_view(entry, table.match.names, not table.hidden[entry["n"]])
+        public = table.views[entry["n"]][1]
         await self.nc.publish(P.public_subject(table.code),
                               P.encode({"type": "entry", "table": table.code, "n": table.n,
                                         "to_move": table.match.state.current_player(), "entry": public}))
@@ -543,8 +539,8 @@ class Referee:
         m = table.match
         msg = self._seat_update(table, seat, None)
         page, size = [], 0
-        for e in table.entries[since:]:
-            view = entry_view(e, m.names, seat not in table.hidden[e["n"]])
+        for seats, _ in table.views[since:]:
+            view = seats[seat]
             size += len(P.encode(view))
             if page and size > SYNC_PAGE_BYTES:
                 break

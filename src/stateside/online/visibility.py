@@ -1,114 +1,41 @@
-"""What each seat may be told about an action, worked out from the games' own
-observations, so that no game needs anything new.
+"""A log entry as one seat (or the public) may read it, from what the rules declared
+when the action was taken (State.audience, State.describe, Event.audience): nothing is
+worked out here, so the referee's messages, a seat's sync and the public log all say
+exactly what the rules allow.
 
-The rule: seat v may see action `a` (its JSON, its text, its events) unless some other
-action `b` that could have been taken at the same point leaves v's observation exactly as
-`a` does; then v cannot tell them apart at the table, and online it is told only that
-"a card was drawn" or "<name> made a hidden move". The acting seat always sees its own
-action. The alternatives tried are the chance outcomes (for a draw) or the actor's legal
-actions, nearest first (by their JSON), at most MAX_ALTERNATIVES of them: hidden draws
-and secret answers are found at the first alternative; a public action costs up to
-MAX_ALTERNATIVES trial applications. A forced action (no alternative) may still carry
-what v may not know, in its text or as the deck's last card: see _forced_hidden.
+A seat outside an action's audience gets its number, who acted and the words the rules
+give that seat ("A card was drawn.", "Ann drew a card from the deck."), without the
+action's JSON or its events; a seat inside it gets the action, the words for that seat
+and the events whose own audience includes it.
 """
 from __future__ import annotations
 
-import json
-import random
-
-from stateside.engine.protocol import CHANCE, State
-
-MAX_ALTERNATIVES = 24
+from stateside.engine.protocol import SPECTATOR, State, sees
 
 
-def _obs_key(state: State, seat: int) -> str:
-    return json.dumps(state.observation(seat), sort_keys=True, separators=(",", ":"))
+class EntryViews:
+    """What the rules declare about an action, read just before it is applied (audience,
+    words for each viewer), then each viewer's view of the entry once its events are known."""
 
+    def __init__(self, before: State, action, n: int, text: str | None = None):
+        self.n, self.actor = n, before.actor(action)
+        self.audience = before.audience(action)
+        self.json = before.action_to_json(action)
+        self.text = text or before.action_to_string(action)
+        # `text` replaces the words for every viewer (a round voided by a change of referee)
+        self.words = [text or before.describe(action, v) for v in range(before.num_players)]
+        self.public_words = text or before.describe(action, SPECTATOR)
 
-def _common_prefix(a: str, b: str) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
+    def build(self, events: list) -> tuple[dict, list[dict], dict]:
+        """The full entry, each seat's view, the public view."""
+        full = {"n": self.n, "seat": self.actor, "text": self.text, "action": self.json,
+                "events": [getattr(ev, "text", str(ev)) for ev in events]}
 
+        def view(viewer: int, words: str) -> dict:
+            if viewer != self.actor and not sees(self.audience, viewer):
+                return {"n": self.n, "seat": self.actor, "text": words, "hidden": True}
+            shown = [getattr(ev, "text", str(ev)) for ev in events
+                     if viewer == self.actor or sees(getattr(ev, "audience", None), viewer)]
+            return {**full, "text": words, "events": shown}
 
-def hidden_from(before: State, action, actor: int) -> set[int]:
-    """The seats that may not see `action` (about to be applied to `before`)."""
-    n = before.num_players
-    if not before.spec.hidden_information:
-        return set()
-    if actor == CHANCE:
-        alternatives = [a for a, _ in before.chance_outcomes()]
-    else:
-        alternatives = list(before.legal_actions(actor))
-    alternatives = [b for b in alternatives if b != action]
-    after = before.clone()
-    after.apply_action(action)
-    watchers = [v for v in range(n) if v != actor]
-    target = {v: _obs_key(after, v) for v in watchers}
-    if not alternatives:   # forced: only what v cannot know about the position may give it away
-        return _forced_hidden(before, action, actor, watchers, target)
-    key = json.dumps(before.action_to_json(action), sort_keys=True)
-    alternatives.sort(key=lambda b: -_common_prefix(key, json.dumps(before.action_to_json(b), sort_keys=True)))
-    hidden: set[int] = set()
-    for b in alternatives[:MAX_ALTERNATIVES]:
-        other = before.clone()
-        other.apply_action(b)
-        for v in watchers:
-            if v not in hidden and _obs_key(other, v) == target[v]:
-                hidden.add(v)
-        if len(hidden) == len(watchers):
-            break
-    return hidden
-
-
-DETERMINIZATIONS = 2
-
-
-def _forced_hidden(before: State, action, actor: int, watchers: list[int], target: dict) -> set[int]:
-    """Seats that may not see a forced action (no other choice was open). The action
-    itself says nothing, but what it carries may: the last card of the deck, or the dealt
-    card named in "Ann put Virginia on day 10". So v may not see it if, in a position v
-    cannot tell from this one (the game's with_hidden_changed), the same observation
-    follows from another chance outcome, or from this move described differently."""
-    hidden: set[int] = set()
-    text = _describe(before, action)
-    for v in watchers:
-        for i in range(DETERMINIZATIONS):
-            other = before.with_hidden_changed(v, random.Random(i))   # fixed seeds: the same verdict everywhere
-            if other is None:
-                return hidden   # the game hides nothing this way
-            if actor == CHANCE:
-                tries = [b for b, _ in other.chance_outcomes() if b != action][:MAX_ALTERNATIVES]
-            elif action in other.legal_actions(actor) and _describe(other, action) != text:
-                tries = [action]
-            else:
-                tries = []
-            if any(_obs_key(_applied(other, b), v) == target[v] for b in tries):
-                hidden.add(v)
-                break
-    return hidden
-
-
-def _describe(state: State, action) -> str | None:
-    try:
-        return state.action_to_string(action)
-    except Exception:   # a move some game cannot put into words here
-        return None
-
-
-def _applied(state: State, action) -> State:
-    other = state.clone()
-    other.apply_action(action)
-    return other
-
-
-def entry_view(entry: dict, names: list[str], visible: bool) -> dict:
-    """One log entry as a seat (or the public) receives it."""
-    if visible:
-        return entry
-    seat = entry["seat"]
-    text = "A card was drawn." if seat == CHANCE else f"{names[seat]} made a hidden move."
-    return {"n": entry["n"], "seat": seat, "text": text, "hidden": True}
+        return full, [view(v, w) for v, w in enumerate(self.words)], view(SPECTATOR, self.public_words)

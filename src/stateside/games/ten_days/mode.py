@@ -34,7 +34,6 @@ from stateside.games.ten_days.rules import (
     CARD, DEAL, DISCARD, DRAW, MAX_PLAYERS, PILES, PLACE, START, TenDaysState, full_deck,
 )
 from stateside.games.ten_days.widgets import CardRow, CardSlot, FitScrollArea, LabelChip
-from stateside.online.visibility import hidden_from
 
 SEAT_KINDS = {"human": "Person", "ai:easy": "Computer (easy)", "ai:medium": "Computer (medium)",
               "ai:hard": "Computer (hard)"}
@@ -364,8 +363,7 @@ class TenDaysMode(TurnBasedMode):
         people = set(self.people())
         if self.replaying is not None or not people or (self.game is not None and self.game.is_terminal()):
             return False
-        before = before if before is not None else self.state_before(entry.index)
-        return bool(hidden_from(before, entry.action, entry.seat) & people)
+        return any(not entry.seen_by(p) for p in people)
 
     def log_text(self, entry: LogEntry) -> str:
         m = self.replaying or self.match
