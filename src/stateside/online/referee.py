@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import nats
 from nats.js import api
-from nats.js.errors import APIError, NoStreamResponseError, NotFoundError
+from nats.js.errors import APIError, NoStreamResponseError, NotFoundError, ServiceUnavailableError
 
 from stateside.engine.match import HUMAN, MAX_NAME, Match, chance_rng, check_seats, rules_for, sample_chance
 from stateside.engine.protocol import CHANCE, SIMULTANEOUS, TERMINAL
@@ -265,7 +265,9 @@ class Referee:
                 if time.monotonic() > deadline:
                     raise
             except APIError as e:
-                if e.code != 503 or time.monotonic() > deadline:   # 503: no leader just now
+                # 503: no leader just now; "service unavailable" (no responder): the JetStream
+                # API of the account is being set up again, as when the server reloads its users
+                if not (e.code == 503 or isinstance(e, ServiceUnavailableError)) or time.monotonic() > deadline:
                     raise
             self.stats["retries"] += 1
             await asyncio.sleep(0.2)
@@ -334,7 +336,7 @@ class Referee:
     async def resume_all(self) -> None:
         """Read every game's log and carry on the unfinished ones (after a fail-over)."""
         try:
-            info = await self.js.stream_info(P.LOG_STREAM, subjects_filter=P.LOG_SUBJECTS)
+            info = await self._patiently(lambda: self.js.stream_info(P.LOG_STREAM, subjects_filter=P.LOG_SUBJECTS))
         except NotFoundError:
             return
         for subject in sorted((info.state.subjects or {}).keys()):
@@ -347,7 +349,7 @@ class Referee:
                 log.exception("referee: table %s could not be resumed", code)
 
     async def _resume(self, subject: str, code: str) -> None:
-        last = await self.js.get_last_msg(P.LOG_STREAM, subject)
+        last = await self._patiently(lambda: self.js.get_last_msg(P.LOG_STREAM, subject))
         try:
             kind = json.loads(last.data).get("type")
         except (ValueError, AttributeError):
