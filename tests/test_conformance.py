@@ -144,6 +144,8 @@ def check_audience(state: State, action, rng: random.Random) -> None:
     key = json.dumps(state.action_to_json(action))
     assert declared == found, (f"{state.spec.id}: {key} is declared hidden from {sorted(declared)}, "
                                f"but the observations hide it from {sorted(found)}")
+    if not state.spec.hidden_information:
+        return   # nothing is hidden: every seat reads every action's words
     # Words: a seat reads the same about this action and any other it cannot tell from it.
     after = _applied(state, action)
     alternatives = [a for a, _ in state.chance_outcomes()] if actor == CHANCE else state.legal_actions(actor)
@@ -171,6 +173,28 @@ def check_audience(state: State, action, rng: random.Random) -> None:
                 "when only what it may not know differs")
 
 
+def check_consistent_world(state: State, rng: random.Random, differed: set) -> None:
+    """consistent_with(v, observation(v)) is a world v cannot tell from this one; `differed`
+    collects the seats for which two worlds dealt what v cannot know differently."""
+    cls = type(state)
+    for v in range(state.num_players):
+        obs = state.observation(v)
+        worlds = [cls.consistent_with(state.setup, v, json.loads(json.dumps(obs)), random.Random(rng.random()))
+                  for _ in range(2)]
+        if worlds[0] is None:
+            assert not state.spec.hidden_information, f"{state.spec.id}: hidden information but no consistent_with"
+            return
+        for w in worlds:
+            w.check_invariants()
+            assert w.observation(v) == obs, f"{state.spec.id}: seat {v} can tell consistent_with's world from the game"
+            assert w.current_player() == state.current_player()
+            assert sorted(json.dumps(w.action_to_json(a), sort_keys=True) for a in w.legal_actions(v)) == \
+                sorted(json.dumps(state.action_to_json(a), sort_keys=True) for a in state.legal_actions(v)), \
+                f"{state.spec.id}: seat {v}'s legal actions differ in consistent_with's world"
+        if fingerprint(worlds[0]) != fingerprint(worlds[1]):
+            differed.add(v)
+
+
 def play_random(game_id: str, seed: int, players: int, variant: str | None = None) -> dict:
     cls = rules_for(game_id)
     rng = random.Random(f"conformance:{game_id}:{variant}:{seed}")
@@ -181,7 +205,7 @@ def play_random(game_id: str, seed: int, players: int, variant: str | None = Non
     exact_at = set(rng.sample(range(60), EXACT_CHECKS))
     audience_at = set(rng.sample(range(300), AUDIENCE_CHECKS))
     save_at = rng.randrange(1, 60)
-    counts = {"listed": 0, "accepted": 0, "actions": 0}
+    counts = {"listed": 0, "accepted": 0, "actions": 0, "worlds_differed": set()}
     while not state.is_terminal():
         assert len(actions) < MAX_ACTIONS, f"{game_id}: no end after {MAX_ACTIONS} random actions"
         p = state.current_player()
@@ -197,6 +221,7 @@ def play_random(game_id: str, seed: int, players: int, variant: str | None = Non
                 counts["listed"] += listed
                 counts["accepted"] += accepted
             check_hidden(state, rng)
+            check_consistent_world(state, rng, counts["worlds_differed"])
         if len(actions) == save_at:
             check_clone(state, rng)
         action = random_action(state, rng)
@@ -237,6 +262,20 @@ def test_random_play_follows_the_protocol(game_id, variant, seed):
     players = spec.min_players if seed % 2 == 0 else spec.max_players
     result = play_random(game_id, seed, players, variant)
     assert result["counts"]["listed"] == result["counts"]["accepted"]
+
+
+@pytest.mark.parametrize("game_id, variant", VARIANTS)
+def test_consistent_worlds_deal_what_a_seat_cannot_know_at_random(game_id, variant):
+    """consistent_with deals the hidden parts with its rng: somewhere in a few games, two
+    worlds for the same seat differ (in what another seat sees), for every game that hides
+    anything in that way to play."""
+    cls = rules_for(game_id)
+    if not cls.spec.hidden_information:
+        pytest.skip("no hidden information")
+    differed = set()
+    for seed in range(3):
+        differed |= play_random(game_id, 100 + seed, cls.spec.min_players, variant)["counts"]["worlds_differed"]
+    assert differed, f"{game_id}: consistent_with never dealt anything differently"
 
 
 @pytest.mark.parametrize("game_id, variant", VARIANTS)

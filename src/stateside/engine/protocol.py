@@ -209,6 +209,18 @@ class State(ABC):
         The conformance test applies each to a clone: what is accepted must be listed."""
         return self.legal_actions(seat)
 
+    # --- a consistent world -----------------------------------------------------
+    @classmethod
+    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> "State | None":
+        """A whole state that `seat` cannot tell from the real one, made from the game's
+        setup and the seat's observation alone (as OpenSpiel's resample_from_infostate):
+        its observation(seat) is `observation`, its legal actions are the real ones, and
+        what the seat cannot know (others' hands, unseen tiles, the deck's cards, answers
+        not yet revealed) is dealt with `rng` among what is possible. The online client
+        builds its game with it; computers that re-deal may use it. None for a game
+        without hidden information (its observation is the whole game)."""
+        return None
+
     # --- hidden information, for the tests of computer players -----------------
     def with_hidden_changed(self, viewer: int, rng) -> "State | None":
         """A copy in which what `viewer` may not know is changed (others' hands dealt
