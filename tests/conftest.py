@@ -28,3 +28,14 @@ def show_mode(qtbot):
         return mode
 
     return show
+
+
+@pytest.fixture(autouse=True)
+def _no_undo_beat(monkeypatch):
+    """Computers answer a person's move after their usual short delay in tests (the beat
+    that lets a person take a move back is a setting; the tests of undo set it)."""
+    try:
+        from stateside.app.mode import GameMode
+    except ImportError:   # a machine without Qt: only the pure tests run
+        return
+    monkeypatch.setattr(GameMode, "undo_beat_ms", 0)

@@ -4,6 +4,7 @@ screen driven by observations, the move log, the score table and replays."""
 import pytest
 from PySide6.QtWidgets import QVBoxLayout
 
+from stateside.app.mode import GameMode
 from stateside.app.turns import TurnBasedMode
 from stateside.engine.match import Match
 from stateside.engine.protocol import CHANCE
@@ -70,18 +71,29 @@ def test_a_refused_action_changes_nothing_and_says_why(qtbot, mode):
     assert mode.match.to_json() == before and messages and messages[-1]
 
 
-def test_undo_takes_back_only_a_persons_own_move_before_anyone_else_acts(qtbot, mode):
+def test_undo_takes_back_a_persons_move_in_the_computers_beat_never_past_a_card_they_saw(qtbot, mode,
+                                                                                          monkeypatch):
+    """Issue 21: a move is not final until the computers start, after the beat; Ctrl+Z in
+    it takes the move back. A move after which the person saw a card dealt stays, and
+    the status bar can say why."""
+    monkeypatch.setattr(GameMode, "undo_beat_ms", 60_000)   # a long beat: the computer waits
     mode.install(new_match(["human", "ai:easy"]))
+    assert not mode.can_undo() and "no move of yours" in mode.undo_refusal()
+    mode.act(human_action(mode))   # a card put on a day: the next card is dealt to this person
     assert not mode.can_undo()
-    n = len(mode.match.log)
-    mode.act(human_action(mode))
-    assert mode.can_undo()
-    mode.undo()
-    assert len(mode.match.log) == n and mode.is_human_turn()
-    # Once the computer has replied, the person's move stays.
+    assert "can't be taken back" in mode.undo_refusal() and "was dealt" in mode.undo_refusal()
     while mode.game.current_player() == 0:
         mode.act(human_action(mode))
-    qtbot.waitUntil(lambda: mode.is_human_turn(), timeout=5000)
+    # The person's last card is down; the computer's first card waits the beat, unseen.
+    n = len(mode.match.log)
+    assert mode.ai_timer.isActive() and mode.game.current_player() == CHANCE
+    assert mode.can_undo()
+    mode.undo()
+    assert len(mode.match.log) == n - 1 and mode.is_human_turn()
+    # Without the beat the computer answers at once and the move stays.
+    monkeypatch.setattr(GameMode, "undo_beat_ms", 0)
+    mode.act(human_action(mode))
+    qtbot.waitUntil(lambda: mode.is_human_turn() or mode.game.is_terminal(), timeout=10000)
     assert not mode.can_undo()
 
 

@@ -155,6 +155,7 @@ class MainWindow(QMainWindow):
         self.act_replay = action(game, "&Replay\u2026", self.replay, "Ctrl+R")
         game.addSeparator()
         self.act_undo = action(game, "&Undo", self.undo, QKeySequence.Undo)
+        self._build_beat_menu(game)
         self.mode_menu_separator = game.addSeparator()   # the active game's own actions follow
         self.mode_menu_actions: list[QAction] = []
         game.addSeparator()
@@ -169,6 +170,41 @@ class MainWindow(QMainWindow):
         action(helpm, "&Rules of this game", self.show_rules, QKeySequence.HelpContents)
         action(helpm, "&About Stateside", self.show_about)
 
+    # The computers' pause after a person's move, in which Ctrl+Z takes it back.
+    BEATS = (("Computers answer at once", 0), ("Computers wait 1.5 s (Ctrl+Z takes your move back)", 1500),
+             ("Computers wait 3 s", 3000))
+
+    def _build_beat_menu(self, game) -> None:
+        from PySide6.QtGui import QActionGroup
+
+        menu = game.addMenu("After your &move")
+        group = QActionGroup(self)
+        stored = self.settings.value("undo_beat_ms") if self.settings is not None else None
+        try:
+            current = int(stored) if stored is not None else GameMode.undo_beat_ms
+        except (TypeError, ValueError):   # a hand-edited settings file: the default
+            current = GameMode.undo_beat_ms
+        if current not in {ms for _, ms in self.BEATS}:
+            current = 1500
+        if stored is not None:
+            GameMode.undo_beat_ms = current
+        self.beat_actions = {}
+        for text, ms in self.BEATS:
+            a = QAction(text, self, checkable=True)
+            a.setChecked(ms == GameMode.undo_beat_ms)
+            a.triggered.connect(lambda _=False, ms=ms: self.set_undo_beat(ms))
+            group.addAction(a)
+            menu.addAction(a)
+            self.beat_actions[ms] = a
+
+    def set_undo_beat(self, ms: int) -> None:
+        GameMode.undo_beat_ms = ms
+        if self.settings is not None:
+            self.settings.setValue("undo_beat_ms", ms)
+        self.statusBar().showMessage("Computers answer at once: your moves are final." if ms == 0 else
+                                     f"Computers wait {ms / 1000:g} s after your move: Ctrl+Z takes it back meanwhile.",
+                                     6000)
+
     def refresh_actions(self) -> None:
         mode = self.current
         has_game = bool(mode and mode.has_game())
@@ -177,7 +213,7 @@ class MainWindow(QMainWindow):
         # Open and Replay work from every mode: a save opens in its own game's mode.
         self.act_open.setEnabled(True)
         self.act_replay.setEnabled(True)
-        self.act_undo.setEnabled(bool(mode and mode.can_undo()))
+        self.act_undo.setEnabled(has_game)   # pressed when refused, it says why
 
     def game_in_progress(self, mode: GameMode | None) -> bool:
         """A game that New or Open would throw away (modes may define game_in_progress;
@@ -543,6 +579,8 @@ class MainWindow(QMainWindow):
         if self.current and self.current.can_undo():
             self.current.undo()
             self.refresh_actions()
+        elif self.current is not None:   # say why, rather than a grey menu item and silence
+            self.statusBar().showMessage(self.current.undo_refusal() or "There is nothing to take back here.", 8000)
 
     # ---------------------------------------------------------------- help
     def show_rules(self) -> None:

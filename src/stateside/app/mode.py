@@ -23,11 +23,13 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 AI_DELAY_MS = 700
+UNDO_BEAT_MS = 1500   # after a person's move, computers wait this long: Ctrl+Z takes it back meanwhile
 
 
 class GameMode(QWidget):
     game_id: str = ""          # equals the game's GameInfo.id
     title: str = ""
+    undo_beat_ms = UNDO_BEAT_MS   # the setting (Game > After your move), for every mode
 
     status = Signal(str)        # a one-line message for the status bar
     changed = Signal()          # the game changed: the shell refreshes Save/Undo
@@ -99,6 +101,10 @@ class GameMode(QWidget):
 
     def can_undo(self) -> bool:
         return False
+
+    def undo_refusal(self) -> str | None:
+        """Why there is nothing to take back now, for the status bar (None: can_undo)."""
+        return None if self.can_undo() else "There is nothing to take back here."
 
     def undo(self) -> None:
         """Take back the last action of the human player, where the rules make it fair."""

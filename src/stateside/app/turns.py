@@ -5,9 +5,12 @@
   at this screen see different things);
 - the human-turn check and the one way a person's action goes in (`act`), with a clear
   refusal when it is not legal;
-- the undo policy: a person takes back only their own last action, and only while no
-  other seat has acted since (`Match.fair_undo_point`; a game may refuse more, see
-  `undo_allowed`);
+- the undo policy: a person takes back only their own last action, only while no other
+  seat has acted since and never past a chance outcome they saw (`Match.undo_refusal`,
+  from the rules' declared audiences; a game may refuse more, see `undo_allowed`). Against
+  computers a move is not final until they start: after a person's move the computers
+  (and the draw that begins their turn) wait `undo_beat_ms` (a setting, 1.5 s by default),
+  and Ctrl+Z in that beat takes the move back. Where undo is refused the status bar says why;
 - the move log panel, the score table at the end, replays, saving and loading a match;
 - online play: a session's confirmed moves drive the match (`attach_online`).
 
@@ -32,7 +35,7 @@ from stateside.app.mode import AI_DELAY_MS, GameMode
 from stateside.app.movelog import NO_COLOUR, LogLine, MoveLogPanel
 from stateside.app.replay import ReplayBar
 from stateside.board.plain import button_text, plain_label
-from stateside.engine.match import LogEntry, Match
+from stateside.engine.match import LogEntry, Match, chance_rng, sample_chance
 from stateside.engine.protocol import CHANCE, SIMULTANEOUS, State
 from stateside.errors import IllegalActionError, SaveError
 
@@ -200,6 +203,7 @@ class TurnBasedMode(LogLinks, GameMode):
         self.online_note = ""
         self._online_started = False
         self.ai_timer = QTimer(self, singleShot=True, timeout=self._computer_due)
+        self._beat_over = False   # the computers' beat after a person's move has run out
         self._make_log_and_replay_bar()
         self.pass_screen = PassScreen(self, self._pass_done, self.private_view)
         self.score_dialog: QDialog | None = None
@@ -315,6 +319,10 @@ class TurnBasedMode(LogLinks, GameMode):
             return
         if self.online is None:
             while not m.is_over() and not self.busy() and self.next_actor() == CHANCE:
+                if self._in_beat():   # the draw that starts the computers' turn waits with them
+                    self.ai_timer.start(self.undo_beat_ms)
+                    self.refresh()
+                    return
                 self._log_entry(m.step())
         if m.is_over():
             self.viewer = None if len(self.people()) != 1 else self.people()[0]
@@ -342,8 +350,31 @@ class TurnBasedMode(LogLinks, GameMode):
             elif not people:
                 self.viewer = actor if actor >= 0 else None   # computers only: watch everything
             if self.online is None and actor >= 0 and self.active and not self.busy():
-                self.ai_timer.start(self.ai_delay_ms)
+                beat = self._person_moved_last() and not self._beat_over
+                self.ai_timer.start(max(self.undo_beat_ms, self.ai_delay_ms) if beat else self.ai_delay_ms)
         self.refresh()
+
+    def _person_moved_last(self) -> bool:
+        """The last action that was no chance outcome is a person's here (their move is
+        not final yet: the computers wait the beat)."""
+        last = next((e for e in reversed(self.match.log) if e.seat != CHANCE), None)
+        return self.undo_beat_ms > 0 and last is not None and last.seat in self.people()
+
+    def _in_beat(self) -> bool:
+        """At a chance node right after a person's move, when what it deals begins
+        another seat's turn (a computer's): it waits the beat, so that the move can still be
+        taken back without anyone having seen what comes next. A draw the person's own turn
+        needs (their card, their flip) is dealt at once."""
+        if self._beat_over or not self._person_moved_last():
+            return False
+        m = self.match
+        probe = m.state.clone()   # where the turn goes, found on a copy with the match's own draws
+        n = len(m.log)
+        while probe.current_player() == CHANCE and not probe.is_terminal():
+            probe.apply_action(sample_chance(probe, chance_rng(m.seed, n)))
+            n += 1
+        nxt = probe.current_player()
+        return nxt >= 0 and nxt not in self.people()
 
     def _seen(self, seat: int) -> str:
         """What a seat sees now, apart from its own seat number."""
@@ -377,6 +408,7 @@ class TurnBasedMode(LogLinks, GameMode):
         m = self.match
         if m is None or m.is_over() or not self.active or self.replaying is not None or self.busy():
             return
+        self._beat_over = True   # the person's move is final from here
         actor = self.next_actor()
         if actor < 0 or actor in self.people() or self.online is not None:
             self.schedule()
@@ -423,6 +455,8 @@ class TurnBasedMode(LogLinks, GameMode):
         log it, then move the game on."""
         if entry is not None:
             self._log_entry(entry)
+            if entry.seat in self.people():
+                self._beat_over = False   # a person's new move: the computers wait the beat again
         self.schedule()
         self.changed.emit()
 
@@ -517,12 +551,39 @@ class TurnBasedMode(LogLinks, GameMode):
     def can_undo(self) -> bool:
         return self.undo_point() is not None
 
+    def undo_refusal(self) -> str | None:
+        """Why Ctrl+Z takes nothing back now, in a person's words (None: it would)."""
+        m = self.match
+        if m is None:
+            return "There is no game to take a move back in."
+        if self.replaying is not None:
+            return "This is a replay: close it to play on."
+        if self.online is not None:
+            return "At an online table a move the table has taken can't be taken back."
+        if self.busy():
+            return "Wait for the move under way to finish."
+        if self.waiting_for is not None:
+            return f"{m.names[self.waiting_for]} is at the screen now: the last move can't be taken back."
+        last = next((e for e in reversed(m.log) if e.seat != CHANCE), None)
+        if last is None or last.seat not in self.people():
+            return "There is no move of yours to take back."
+        if len(self.people()) > 1 and last.seat != self.viewer:
+            return "The next player is at the screen now: the last move is not theirs to take back."
+        why = m.undo_refusal(last.seat)
+        if why:
+            return why
+        n = m.fair_undo_point(last.seat)
+        if n is not None and not self.undo_allowed(n):
+            return "The rules of this game don't let that move be taken back."
+        return None
+
     def undo(self) -> None:
         n = self.undo_point()
         if n is None:
             return
         seat = self.match.log[n].seat
         self.ai_timer.stop()
+        self._beat_over = False
         self.match.undo_to(n)
         self._over_shown = False
         self.viewer = seat          # the same person, who saw it all already
