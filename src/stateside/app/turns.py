@@ -36,7 +36,7 @@ from stateside.app.movelog import NO_COLOUR, LogLine, MoveLogPanel
 from stateside.app.replay import ReplayBar
 from stateside.board.plain import button_text, plain_label
 from stateside.engine.match import LogEntry, Match, chance_rng, sample_chance
-from stateside.engine.protocol import CHANCE, SIMULTANEOUS, State
+from stateside.engine.protocol import CHANCE, SIMULTANEOUS, SPECTATOR, State
 from stateside.errors import IllegalActionError, SaveError
 
 # Seat colours when a game has none of its own (the log's bars, the setup screen).
@@ -259,8 +259,8 @@ class TurnBasedMode(LogLinks, GameMode):
         return {i for i, r in enumerate(returns) if r == best and best > 0} if len(set(returns)) > 1 else set()
 
     def log_text(self, entry: LogEntry) -> str:
-        """A logged move in plain words, as this screen may show it."""
-        return entry.text
+        """A logged move in plain words, as this screen may show it (the rules' words for it)."""
+        return entry.words_for(self.log_viewer())
 
     def match_from_save(self, state: dict, where: str = "the save") -> Match:
         """A match from a save's body (a game with its own data, America's decks, overrides)."""
@@ -626,11 +626,30 @@ class TurnBasedMode(LogLinks, GameMode):
         shown.log = self.replaying.log[:n]
         shown.state = self.replaying.state_after(n)
         self.match = shown
-        actor = shown.state.current_player()
-        self.viewer = actor if actor >= 0 else None   # a replay shows whose turn it is, cards and all
+        self.viewer = self.replay_viewer(shown.state)
         self.log_panel.select_entry(n - 1 if n > 0 else None)
         self.highlight_entry(self.replaying.log[n - 1] if n > 0 else None)
         self.refresh()
+
+    def replay_viewer(self, state) -> int | None:
+        """Whose view a replay shows: a finished game's whose turn it was, cards and all; an
+        unfinished game's only what the people at this screen could see (the one person's
+        own view; with several people, or none, nobody's private view)."""
+        if self.replaying.is_over():
+            actor = state.current_player()
+            return actor if actor >= 0 else None
+        people = self.replaying.humans()
+        return people[0] if len(people) == 1 else None
+
+    def log_viewer(self) -> int | None:
+        """Whose words the move log reads (LogEntry.words_for): everything (None) once the
+        game is over or when only computers play; else the one person here, or the public
+        words when several people share the screen."""
+        whole = self.replaying or self.match
+        people = self.people()
+        if whole is None or whole.is_over() or not people:
+            return None
+        return people[0] if len(people) == 1 else SPECTATOR
 
     def stop_replay(self) -> None:
         if self.replaying is None:

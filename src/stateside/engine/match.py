@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from stateside.engine.protocol import CHANCE, SIMULTANEOUS, TERMINAL, Player, RandomPlayer, State
+from stateside.engine.protocol import CHANCE, SIMULTANEOUS, SPECTATOR, TERMINAL, Player, RandomPlayer, State
 from stateside.errors import IllegalActionError, SaveError, StatesideError
 
 HUMAN, RANDOM, AI_PREFIX = "human", "random", "ai:"
@@ -39,10 +39,15 @@ class LogEntry:
     events: list = field(default_factory=list)
     decision_ms: float | None = None   # a computer's thinking time
     audience: frozenset[int] | None = None   # who may see it (State.audience; None: every seat)
+    words: dict | None = None   # viewer -> State.describe, where it differs from `text`
 
     def seen_by(self, seat: int) -> bool:
         """Whether `seat` saw this action when it was taken (its own, or in its audience)."""
         return seat == self.seat or self.audience is None or seat in self.audience
+
+    def words_for(self, viewer: int | None) -> str:
+        """The action as `viewer` (a seat, SPECTATOR, or None for everything) reads it."""
+        return self.text if viewer is None or not self.words else self.words.get(viewer, self.text)
 
 
 def rules_for(game_id: str) -> type[State]:
@@ -99,6 +104,13 @@ def sample_chance(state: State, rng: random.Random):
     actions = [a for a, _ in outcomes]
     weights = [p for _, p in outcomes]
     return rng.choices(actions, weights=weights)[0]
+
+
+def _words(state: State, action, text: str | None) -> dict | None:
+    """Each viewer's words for an action about to be taken, where they differ from `text`."""
+    words = {v: state.describe(action, v) for v in (*range(state.num_players), SPECTATOR)}
+    words = {v: w for v, w in words.items() if w != text}
+    return words or None
 
 
 class Match:
@@ -164,11 +176,12 @@ class Match:
             text = None
         try:
             audience = state.audience(action)
+            words = _words(state, action, text) if state.spec.hidden_information else None
         except Exception:   # an illegal action: apply_action below says why
-            audience = frozenset()
+            audience, words = frozenset(), None
         events = state.apply_action(action)
         entry = LogEntry(len(self.log), seat, action, text if text is not None else repr(action),
-                         list(events or ()), decision_ms, audience)
+                         list(events or ()), decision_ms, audience, words)
         self.log.append(entry)
         return entry
 

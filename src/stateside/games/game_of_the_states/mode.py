@@ -274,10 +274,9 @@ class GameOfTheStatesMode(TurnBasedMode):
         # (in a replay the live game's log is rebuilt, and the game moves on, when it closes)
 
     def undo_allowed(self, n: int) -> bool:
-        # Beyond the fair rule: nothing drawn since (a spin or a card would be known when
-        # choosing again), and never an answer (its event tells the right one).
-        action = self.match.log[n].action
-        return not action.startswith("say:") and all(e.seat != CHANCE for e in self.match.log[n + 1:])
+        # Beyond the shared rule (never past a spin or a card the person saw): never an
+        # answer, whose own event tells the right one.
+        return not self.match.log[n].action.startswith("say:")
 
     def refuse(self, text: str) -> None:
         super().refuse(text)

@@ -316,10 +316,6 @@ class TenDaysMode(TurnBasedMode):
                 break
         self.record(None)
 
-    def undo_allowed(self, n: int) -> bool:
-        """Not past a card that came from the deck: once seen, it stays drawn."""
-        return not any(e.seat == CHANCE for e in self.match.log[n + 1:])
-
     def schedule(self) -> None:
         super().schedule()
         # online, the second half of a click (the discard after "keep") goes once the table
@@ -359,9 +355,12 @@ class TenDaysMode(TurnBasedMode):
 
     def hidden_here(self, entry: LogEntry, before=None) -> bool:
         """Whether a person at this screen, other than the one who acted, may not see this
-        move. Nothing is hidden once the game is over (an online table's whole log, say)."""
+        move. Nothing is hidden once the game is over (an online table's whole log, say, or
+        the replay of a finished game); the replay of an unfinished one hides what the
+        people here could not see."""
         people = set(self.people())
-        if self.replaying is not None or not people or (self.game is not None and self.game.is_terminal()):
+        whole = self.replaying or self.match
+        if not people or (whole is not None and whole.is_over()):
             return False
         return any(not entry.seen_by(p) for p in people)
 
