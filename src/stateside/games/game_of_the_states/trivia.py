@@ -18,6 +18,9 @@ an answer that matches none, so the legal actions are exact.
 Hawaii's card has no year settled (there is no first European settlement in the usual
 sense: resources/data/SOURCES.md), so that fact is not asked about Hawaii.
 
+Who sees what: the card drawn is in the asker's hand; the others learn its state from the
+question (the deck's last card excepted, which everyone can tell) and its facts never.
+
 Actions: "card:XX" (chance), "ask:FACT", "say:VALUE".
 """
 from __future__ import annotations
@@ -290,9 +293,9 @@ class Trivia:
 
     # --- who may see what ---------------------------------------------------------------
     def audience(self, action) -> frozenset[int] | None:
-        """The card drawn is the asker's until the question names its state; the last card
-        of the deck is the one nobody has seen, so everyone knows it. The rest is said
-        aloud."""
+        """The card drawn is the asker's until the question names its state, except the
+        deck's last card: everyone has seen the others go, so everyone knows it. The rest
+        is said aloud."""
         if self.phase == DRAW and len(self.deck.unseen) > 1:
             return frozenset({self.asker})
         return None
@@ -302,7 +305,8 @@ class Trivia:
         card reads nothing that depends on it."""
         if self.phase == DRAW and not sees(self.audience(action), viewer):
             return f"{self.names[self.asker]} drew a card from the deck"
-        if self.phase == ASK and viewer != self.asker:   # not yet knowing the card, they read the same for any card (the event names it)
+        if self.phase == ASK and viewer != self.asker:
+            # not knowing the card yet, they read the same words for any card (the event names it)
             return (f"{self.names[self.asker]} asked {self.names[(self.asker + 1) % self.n]} the "
                     f"{FACT_NAMES[parse(action, 'ask')]} of the state on the card")
         return self.describe(action)
