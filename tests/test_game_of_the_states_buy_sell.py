@@ -1,6 +1,9 @@
 """Game of the States, Buy and Sell: every rule of the rulebook (sections named in each test)."""
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
 
 from stateside.engine.protocol import CHANCE, TERMINAL
@@ -469,3 +472,44 @@ def test_with_two_things_to_do_in_a_state_the_player_chooses():
     assert e.phase == "deal" and g.legal_actions(1) == ["buy:0", "takeover:0"]
     g.apply_action("buy:0")
     assert e.phase == "product" and e.disk == "0.0"
+
+
+def test_buy_and_sell_hides_nothing_and_a_world_from_any_seat_is_the_game():
+    """Spins and cards are face up (destination cards too, our decision): every seat sees
+    every action, and consistent_with rebuilds the game itself from one seat's view, in a
+    spin-off after a tie, while a product is named and with a price on offer."""
+    g = GameOfTheStates.new({"players": ["Blue", "Red", "Green"], "variant": "buy-and-sell"})
+    for code in [*BLUE_DISKS, "OH", *RED_DISKS, "CA", "ME", "VT", "NH", "MA", "NV"]:
+        g.apply_action(f"card:{code}")
+    g.apply_action(PRICE[1000])
+    g.apply_action(PRICE[1000])
+    g.apply_action(PRICE[100])                    # Blue and Red tie: they spin again
+
+    def same_world(seat):
+        obs = json.loads(json.dumps(g.observation(seat)))
+        w = GameOfTheStates.consistent_with(g.setup, seat, obs, random.Random(seat))
+        w.check_invariants()
+        assert [w.observation(s) for s in range(3)] == [g.observation(s) for s in range(3)]
+        assert w.legal_actions() == g.legal_actions()
+        return w
+
+    assert g.observation(2)["contenders"] == [0, 1]
+    w = same_world(2)
+    for action in (PRICE[900], PRICE[300]):       # Blue goes first, in both
+        assert g.audience(action) is None and g.describe(action, 2) == g.describe(action, None)
+        w.apply_action(action)
+        g.apply_action(action)
+    assert w.engine.turn == g.engine.turn == 0
+    drive(g, 0, "WA")                             # Blue heads for Red's disks
+    while g.engine.phase != "product":
+        seat = g.engine.turn
+        drive(g, seat, "TX" if seat == 0 else "ME")
+    assert g.current_player() == 1
+    same_world(0)
+    g.apply_action(g.legal_actions(1)[0])
+    g.apply_action(PRICE[500])                    # Red decides on $500
+    assert g.engine.phase == "decide"
+    w = same_world(2)
+    for g_ in (g, w):
+        g_.apply_action("respin")
+    assert w.observation(0) == g.observation(0) and w.engine.spin_for == g.engine.spin_for

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QComboBox, QDialog, QGraphicsEllipseItem, QGraphic
 from stateside.app.setup_screen import SetupScreen
 from stateside.engine.match import CHANCE, Match
 from stateside.engine.saves import load_match, save_game
+from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.mode import COLOURS, GameOfTheStatesMode
 from stateside.games.game_of_the_states.rules import GameOfTheStates
 from stateside.games.game_of_the_states.trivia import facts_on, shown
@@ -85,25 +86,31 @@ def test_every_action_is_logged_in_its_players_colour_and_hovering_marks_it(mode
 @pytest.mark.parametrize("variant,extra", [("buy-and-sell", {}), ("trivia", {"answers": "typed"}),
                                            ("trivia", {"answers": "choices"}), ("junior", {})])
 def test_the_log_never_tells_a_person_here_what_they_may_not_see(mode, variant, extra):
-    """Compared with the online referee's rule (hidden_from): no logged action is hidden
-    from a seat in this game, and the one secret, the asker's card, never shows in the log
-    before the question is answered."""
+    """Compared with the search the referee once ran (hidden_from): the one secret, the
+    card in the asker's hand until the question names its state, is hidden from exactly the
+    seats the rules declare; its line does not name it while another person here may not
+    see it, and the card's facts never show in the log before the question is answered."""
     mode.install(new_match(variant, ("human", "human", "ai:hard"), seed=7, **extra))
     play(mode, lambda: len(mode.match.log) > 60)
     m = mode.match
     people = set(mode.people())
     state = GameOfTheStates.new(m.initial_setup)
+    secrets = 0
     for entry, line in zip(m.log, mode.log_panel.lines()):
         before = state.clone()
         state.apply_action(entry.action)
         hidden = hidden_from(before, entry.action, entry.seat) & people
-        assert not hidden, (entry, hidden)
+        assert hidden == {p for p in people if not entry.seen_by(p)}, (entry, hidden)
         assert line.text == mode.log_text(entry)
+        if hidden:   # a card drawn: "card:XX"
+            secrets += 1
+            assert parts.state_name(entry.action[5:]) not in line.text, line.text
         if variant == "trivia" and before.engine.card and not str(entry.action).startswith("say:"):
             card = before.engine.card
             for fact in facts_on(card):
                 if fact not in ("rank",):    # a rank ("3rd") may appear in any sentence
                     assert shown(card, fact) not in line.text, (entry.text, fact)
+    assert (secrets > 0) == (variant == "trivia")
 
 
 def test_a_person_spins_and_the_spin_is_logged_when_the_spinner_stops(qtbot, mode):

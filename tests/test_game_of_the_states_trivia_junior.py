@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from stateside.engine.protocol import CHANCE
+import json
+import random
+
+from stateside.engine.protocol import CHANCE, SPECTATOR
 from stateside.errors import IllegalActionError
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.junior import HOME_BONUS
@@ -30,9 +33,10 @@ def test_the_asker_draws_and_chooses_any_fact_on_the_card():
     assert g.current_player() == 0
     assert g.legal_actions(0) == [f"ask:{f}" for f in
                                   ("nickname", "population", "capital", "settled", "entered", "rank")]
-    # the asker sees the card, the others only the state
-    assert "facts" in g.observation(0)["card"] and "facts" not in g.observation(1)["card"]
+    # the asker holds the card; the others learn its state from the question, never its facts
+    assert "facts" in g.observation(0)["card"] and g.observation(1)["card"] is None
     g.apply_action("ask:capital")
+    assert g.observation(1)["card"] == {"code": "AL", "name": "Alabama"}
     assert g.current_player() == 1
 
 
@@ -109,6 +113,85 @@ def test_trivia_refuses_an_answer_of_another_fact():
     with pytest.raises(IllegalActionError):
         g.apply_action("say:Montgomery")
     assert "say:22" in g.legal_actions(1) and "say:?" in g.legal_actions(1)
+
+
+# --- Trivia: who may see what ---------------------------------------------------------------
+def test_the_card_drawn_is_the_askers_until_the_question_names_its_state():
+    """Trivia: "draw the top card and ask one question": the others hear the question, so
+    they learn the card's state from it, never before, and never its facts."""
+    g = trivia()
+    assert g.audience("card:AL") == frozenset({0})
+    assert g.describe("card:AL", 0) == g.describe("card:AL", None) == "Ann drew the card of Alabama"
+    assert g.describe("card:AL", 1) == g.describe("card:AL", SPECTATOR) == "Ann drew a card from the deck"
+    assert g.describe("card:AL", 2) == g.describe("card:WY", 2)
+    (drawn,) = g.apply_action("card:AL")
+    assert drawn.audience == frozenset({0}) and "Alabama" in drawn.text
+    # the question is said aloud: everyone sees it; its event names the state
+    assert g.audience("ask:capital") is None
+    assert g.describe("ask:capital", 0) == "Ann asked Bob the capital of Alabama"
+    assert g.describe("ask:capital", 1) == "Ann asked Bob the capital of the state on the card"
+    (asked,) = g.apply_action("ask:capital")
+    assert asked.audience is None and "Alabama" in asked.text
+    assert g.audience("say:Montgomery") is None
+
+
+def test_the_last_card_of_the_deck_is_no_secret():
+    """Everyone has seen the 49 others go: the last card drawn is known to all."""
+    g = trivia(("Ann", "Bob"))
+    for code in parts.state_codes()[:-1]:
+        g.apply_action(f"card:{code}")
+        g.apply_action("ask:capital")
+        g.apply_action(f"say:{truth(code, 'capital')}")
+    (last, _), = g.chance_outcomes()
+    assert g.audience(last) is None and g.describe(last, 0) == g.describe(last, None)
+    g.apply_action(last)
+    world = GameOfTheStates.consistent_with(g.setup, 0, g.observation(0), random.Random(1))
+    assert world.engine.card == g.engine.card and world.observation(0) == g.observation(0)
+
+
+def test_a_consistent_world_deals_the_askers_card_among_those_nobody_has_won():
+    g = trivia()
+    for code in ("AL", "OH", "TX"):
+        g.apply_action(f"card:{code}")
+        g.apply_action("ask:capital")
+        g.apply_action(f"say:{truth(code, 'capital')}")
+    g.apply_action("card:NE")                    # Ann holds Nebraska; Bob and Cy do not know it
+    seen = set()
+    for i in range(20):
+        for seat in (1, 2):
+            obs = json.loads(json.dumps(g.observation(seat)))
+            w = GameOfTheStates.consistent_with(g.setup, seat, obs, random.Random(i))
+            w.check_invariants()
+            assert w.observation(seat) == g.observation(seat) and w.current_player() == 0
+            assert w.engine.card not in ("AL", "OH", "TX") and len(w.engine.deck) == 46
+            seen.add(w.engine.card)
+    assert len(seen) > 5
+    # the asker knows her card: her world is the game
+    w = GameOfTheStates.consistent_with(g.setup, 0, g.observation(0), random.Random(3))
+    assert w.engine.card == "NE" and w.legal_actions(0) == g.legal_actions(0)
+    assert [w.observation(s) for s in range(3)] == [g.observation(s) for s in range(3)]
+    # once asked, the card is everyone's: every world goes on as the game does
+    g.apply_action("ask:population")
+    w = GameOfTheStates.consistent_with(g.setup, 2, g.observation(2), random.Random(4))
+    assert [w.observation(s) for s in range(3)] == [g.observation(s) for s in range(3)]
+    assert w.legal_actions(1) == g.legal_actions(1)
+
+
+def test_a_junior_world_is_the_game_itself():
+    """Junior hides nothing (the face-down piles are drawn as they are turned over): the
+    world rebuilt from any seat's observation goes on exactly as the game."""
+    g = junior()
+    g.apply_action("card:KY")
+    g.apply_action(MOVE[3])
+    g.apply_action("move:KY")
+    g.apply_action(PRICE[700])                   # a sale: the next card is turned over at once
+    w = GameOfTheStates.consistent_with(g.setup, 1, g.observation(1), random.Random(0))
+    assert w.engine._after_reveal and w.engine.deck.unseen == g.engine.deck.unseen
+    for action in ("card:TN", "card:OK", MOVE[2]):
+        assert w.legal_actions() == g.legal_actions() and w.audience(action) is None
+        w.apply_action(action)
+        g.apply_action(action)
+        assert [w.observation(s) for s in range(2)] == [g.observation(s) for s in range(2)]
 
 
 # --- Junior --------------------------------------------------------------------------------

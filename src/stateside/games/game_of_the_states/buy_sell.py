@@ -529,7 +529,53 @@ class BuySell:
             "disk": self.disk, "first_spins": {str(k): v for k, v in self.first_spins.items()},
             "last_spin": dict(self.last_spin) if self.last_spin else None,
             "last_move": ({**self.last_move, "route": list(self.last_move["route"])} if self.last_move else None), "winners": list(self.winners),
+            "contenders": list(self.contenders),    # who spins for the first turn (after a tie)
+            "deal_options": list(self.deal_here) if self.phase == DEAL else [],
         }
+
+    # --- who may see what ---------------------------------------------------------------
+    def audience(self, action) -> frozenset[int] | None:
+        """Every seat sees everything: spins and cards are face up (destination cards too,
+        our decision) and the deck's order does not exist until a card is drawn."""
+        return None
+
+    def describe_for(self, action, viewer: int) -> str:
+        return self.describe(action)
+
+    def restore(self, obs: dict, rng) -> None:
+        """Become the game `obs` describes (a new game's engine, same setup). Nothing is
+        hidden: the deck is the cards nobody has seen (in no order) above those returned to
+        the bottom. What the observation leaves out is what no rule reads in that phase
+        (a spent price, a spent move)."""
+        if obs.get("variant") != self.variant:
+            raise ValueError("the observation is not of this game's Buy and Sell")
+        self.phase, self.turn = obs["phase"], obs["turn"]
+        self.money, self.bank = list(obs["money"]), obs["bank"]
+        self.truck, self.load, self.dest = list(obs["trucks"]), list(obs["loads"]), list(obs["destinations"])
+        self.buyback = list(obs["buyback"])
+        self.disks = {d: dict(rec) for d, rec in obs["disks"].items()}
+        self.platform = [tuple(p) for p in obs["platform"]]
+        self.spinner = obs["spinner"]
+        self.spin_for = obs["spin_for"] or obs["offer"] or (PRICE if self.phase == DRAW else MOVE_SPIN)
+        self.k = obs["move"] or 0
+        self.price = obs["price"] or 0
+        self.decider = obs["current"] if self.phase == DECIDE else 0
+        self.disk = obs["disk"]
+        self.first_spins = {int(k): v for k, v in obs["first_spins"].items()}
+        self.contenders = list(obs["contenders"])
+        self.deal_here = list(obs["deal_options"])
+        self.last_spin = dict(obs["last_spin"]) if obs["last_spin"] else None
+        self.last_move = ({**obs["last_move"], "route": list(obs["last_move"]["route"])} if obs["last_move"] else None)
+        self.winners = list(obs["winners"])
+        # each card drawn at setup put one disk or one truck on the board
+        placed = sum(rec["state"] is not None for rec in self.disks.values()) + sum(t is not None for t in self.truck)
+        self.setup_step = placed if self.phase == SETUP else self.n * (DISKS_PER_PLAYER + 1)
+        deck = obs["deck"]
+        seen = set(deck["bottom"]) | set(deck["discard"]) | {c for c in self.dest if c is not None}
+        self.deck = Deck(c for c in parts.state_codes() if c not in seen)
+        self.deck.bottom, self.deck.discard = list(deck["bottom"]), list(deck["discard"])
+        if len(self.deck) != deck["draw_pile"]:
+            raise ValueError("the observation's draw pile does not match its cards")
 
     def check(self) -> None:
         if sum(self.money) + self.bank != self.total_money or min(self.money) < 0 or self.bank < 0:

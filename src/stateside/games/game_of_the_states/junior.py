@@ -234,7 +234,41 @@ class Junior:
             "spinner": self.turn, "spin_for": {SPIN: "move", SALE: "sale"}.get(self.phase, ""),
             "last_spin": dict(self.last_spin) if self.last_spin else None,
             "last_move": ({**self.last_move, "route": list(self.last_move["route"])} if self.last_move else None), "winners": list(self.winners),
+            "reveal_ends_turn": self._after_reveal,   # a card turned over after a sale ends the turn
         }
+
+    # --- who may see what ---------------------------------------------------------------
+    def audience(self, action) -> frozenset[int] | None:
+        """Every seat sees everything: the face-down piles are unknown to their owners too,
+        so each card is drawn as it is turned over, face up."""
+        return None
+
+    def describe_for(self, action, viewer: int) -> str:
+        return self.describe(action)
+
+    def restore(self, obs: dict, rng) -> None:
+        """Become the game `obs` describes (a new game's engine, same setup). Nothing is
+        hidden: the deck is the cards nobody has seen, in no order."""
+        if obs.get("variant") != self.variant:
+            raise ValueError("the observation is not of this game's Junior version")
+        self.phase, self.turn = obs["phase"], obs["turn"]
+        self.money, self.bank = list(obs["money"]), obs["bank"]
+        self.truck, self.home, self.dest = list(obs["trucks"]), list(obs["homes"]), list(obs["destinations"])
+        self.pile = list(obs["piles"])
+        self.visited = [list(v) for v in obs["visited"]]
+        self.finished = list(obs["finished"])
+        self.first_home = obs["first_home"]
+        self.k = obs["move"] or 0
+        self.last_spin = dict(obs["last_spin"]) if obs["last_spin"] else None
+        self.last_move = ({**obs["last_move"], "route": list(obs["last_move"]["route"])} if obs["last_move"] else None)
+        self.winners = list(obs["winners"])
+        self._after_reveal = obs["reveal_ends_turn"]
+        deck = obs["deck"]
+        seen = set(deck["bottom"]) | set(deck["discard"]) | {c for c in self.home + self.dest if c is not None}
+        self.deck = Deck(c for c in parts.state_codes() if c not in seen)
+        self.deck.bottom, self.deck.discard = list(deck["bottom"]), list(deck["discard"])
+        if len(self.deck) != deck["draw_pile"]:
+            raise ValueError("the observation's draw pile does not match its cards")
 
     def check(self) -> None:
         if sum(self.money) + self.bank != self.total_money or self.bank < 0:

@@ -32,6 +32,7 @@ from stateside.app.turns import ScoreTable, TurnBasedMode
 from stateside.board.plain import button_text, literal, plain_label
 from stateside.board.view import CALLOUT_STATES, TAB_H
 from stateside.engine.match import CHANCE, HUMAN, LogEntry, Match
+from stateside.engine.protocol import SPECTATOR
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.matching import UNKNOWN, answer_value
 from stateside.games.game_of_the_states.rules import VARIANT_TITLES, VARIANTS, GameOfTheStates
@@ -289,7 +290,10 @@ class GameOfTheStatesMode(TurnBasedMode):
         if answer is not None:
             return answer
         more = [ev.text for ev in entry.events if ev.kind in CONSEQUENCES and ev.text]
-        return " ".join([entry.text + ("." if more else ""), *more])
+        # a card only its asker may see yet: the words every person here may read
+        text = entry.text if all(entry.seen_by(p) for p in self.people()) else \
+            self.state_before(entry.index).describe(entry.action, SPECTATOR)
+        return " ".join([text + ("." if more else ""), *more])
 
     @staticmethod
     def actor_of(entry: LogEntry) -> int:
@@ -670,7 +674,7 @@ class GameOfTheStatesMode(TurnBasedMode):
             state = parts.state_name(e.card)
             answerer = html.escape(names[(e.asker + 1) % g.num_players])
             if self.viewer != e.asker:   # the card's facts are the asker's alone
-                self.prompt.setText(f"{asker} draws the card of <b>{state}</b> and picks a question for "
+                self.prompt.setText(f"{asker} draws a card and picks a question for "
                                     f"{answerer}{wait}")
                 return
             facts = "".join(f"<tr><td>{html.escape(FACT_NAMES[f].capitalize())}:</td>"

@@ -19,6 +19,8 @@ is a chance action chosen and logged by the match layer.
 """
 from __future__ import annotations
 
+import json
+
 from stateside.engine.protocol import CHANCE, GameSpec, State
 from stateside.errors import IllegalActionError
 from stateside.games.game_of_the_states.buy_sell import BuySell
@@ -141,9 +143,28 @@ class GameOfTheStates(State):
             return f"{str(action)[:60]!r} (not a legal move here)"
         return self.engine.describe(action)
 
+    # --- who may see what ----------------------------------------------------------------
+    # Trivia's card, from its draw until the question names its state, is the asker's alone;
+    # everything else in the three ways to play is public (the deck's order does not exist,
+    # Junior's face-down piles are drawn as they are turned over, Buy and Sell's destination
+    # cards lie face up, and a card's answers follow from the state it names).
+    def audience(self, action):
+        return self.engine.audience(action)
+
+    def describe(self, action, viewer: int | None) -> str:
+        if viewer is None or viewer == self.actor(action) or not isinstance(action, str) \
+                or not self.engine.is_legal(action):
+            return self.action_to_string(action)
+        return self.engine.describe_for(action, viewer)
+
+    @classmethod
+    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> "GameOfTheStates":
+        state = cls.new(setup)
+        if observation.get("seat") != seat or observation.get("names") != state.names:
+            raise ValueError("the observation is not this seat's view of this game")
+        state.engine.restore(observation, rng)
+        return state
+
     def with_hidden_changed(self, viewer: int, rng):
-        # Nothing a seat may not know can differ without changing what it sees: the deck's
-        # order does not exist, Junior's face-down piles are drawn as they are turned over,
-        # and a Trivia card's answer is fixed by the state named on it.
-        return None
+        return self.consistent_with(self._setup, viewer, json.loads(json.dumps(self.observation(viewer))), rng)
 

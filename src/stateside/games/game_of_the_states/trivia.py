@@ -18,6 +18,9 @@ an answer that matches none, so the legal actions are exact.
 Hawaii's card has no year settled (there is no first European settlement in the usual
 sense: resources/data/SOURCES.md), so that fact is not asked about Hawaii.
 
+Who sees what: the card drawn is in the asker's hand; the others learn its state from the
+question (the deck's last card excepted, which everyone can tell) and its facts never.
+
 Actions: "card:XX" (chance), "ask:FACT", "say:VALUE".
 """
 from __future__ import annotations
@@ -26,7 +29,7 @@ import copy
 import zlib
 from functools import cache
 
-from stateside.engine.protocol import CHANCE, TERMINAL, Event, InvariantError
+from stateside.engine.protocol import CHANCE, TERMINAL, Event, InvariantError, sees
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.common import Deck, chance_candidates, parse
 from stateside.games.game_of_the_states.matching import UNKNOWN
@@ -214,13 +217,14 @@ class Trivia:
         ev: list[Event] = []
         if self.phase == DRAW:
             code = parse(action, "card")
+            audience = self.audience(action)
             self.deck.take(code)
             self.card = code
             self.fact = None
             self.tried = []
             self.phase = ASK
             ev.append(Event(f"{self.names[self.asker]} draws the card of {parts.state_name(code)}.", "card",
-                            (self.asker,)))
+                            (self.asker,), audience))
         elif self.phase == ASK:
             self.fact = parse(action, "ask")
             self.answerer = (self.asker + 1) % self.n
@@ -287,11 +291,32 @@ class Trivia:
             return f"{self.names[self.answerer]} gave an answer that matches nothing"
         return f"{self.names[self.answerer]} answered {self.say_text(value)}"
 
+    # --- who may see what ---------------------------------------------------------------
+    def audience(self, action) -> frozenset[int] | None:
+        """The card drawn is the asker's until the question names its state, except the
+        deck's last card: everyone has seen the others go, so everyone knows it. The rest
+        is said aloud."""
+        if self.phase == DRAW and len(self.deck.unseen) > 1:
+            return frozenset({self.asker})
+        return None
+
+    def describe_for(self, action, viewer: int) -> str:
+        """The words for `viewer`, who did not take the action: a seat that has not seen the
+        card reads nothing that depends on it."""
+        if self.phase == DRAW and not sees(self.audience(action), viewer):
+            return f"{self.names[self.asker]} drew a card from the deck"
+        if self.phase == ASK and viewer != self.asker:
+            # not knowing the card yet, they read the same words for any card (the event names it)
+            return (f"{self.names[self.asker]} asked {self.names[(self.asker + 1) % self.n]} the "
+                    f"{FACT_NAMES[parse(action, 'ask')]} of the state on the card")
+        return self.describe(action)
+
     def observation(self, seat: int) -> dict:
         card = None
-        if self.card is not None:
+        # The asker holds the card: the others learn its state from the question, never its facts.
+        if self.card is not None and (seat == self.asker or self.fact is not None):
             card = {"code": self.card, "name": parts.state_name(self.card)}
-            if seat == self.asker:   # the asker holds the card; the others hear only the question
+            if seat == self.asker:
                 card["facts"] = {f: shown(self.card, f) for f in facts_on(self.card)}
         return {
             "variant": self.variant, "seat": seat, "names": list(self.names), "phase": self.phase,
@@ -302,6 +327,29 @@ class Trivia:
             "history": [{**h, "answers": [list(t) for t in h["answers"]]} for h in self.history],
             "draw_pile": len(self.deck), "winners": list(self.winners),
         }
+
+    def restore(self, obs: dict, rng) -> None:
+        """Become the game `obs` describes (a new game's engine, same setup): the card in
+        the asker's hand, when the observation does not show it, is dealt with `rng` from
+        the cards nobody has won (the deck is the rest, in no order)."""
+        if obs.get("variant") != self.variant or obs.get("answers_mode") != self.answers:
+            raise ValueError("the observation is not of this game's Trivia")
+        self.phase, self.asker, self.answerer = obs["phase"], obs["asker"], obs["answerer"]
+        self.fact = obs["fact"]
+        self.tried = [(s, v) for s, v in obs["tried"]]
+        self.won = [list(w) for w in obs["won"]]
+        self.history = [{**h, "answers": tuple((s, v) for s, v in h["answers"])} for h in obs["history"]]
+        self.winners = list(obs["winners"])
+        left = sorted(set(parts.state_codes()) - {c for w in self.won for c in w})
+        if obs["card"] is not None:
+            self.card = obs["card"]["code"]
+        elif self.phase == ASK:
+            self.card = rng.choice(left)
+        else:
+            self.card = None
+        self.deck = Deck(c for c in left if c != self.card)
+        if len(self.deck) != obs["draw_pile"]:
+            raise ValueError("the observation's draw pile does not match its cards")
 
     def check(self) -> None:
         cards = sorted(list(self.deck.unseen) + self.deck.bottom + [c for w in self.won for c in w]
