@@ -68,6 +68,15 @@ def start_referees(srv: NatsServer, k: int, data: Path, partitioned: bool = True
     return procs
 
 
+def process_cpu_s(pid: int) -> float:
+    """User and system CPU seconds of a process so far (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 async def seat(client: C.SeatClient, rng: random.Random, latencies: list, stop_at: float) -> int:
     loop = asyncio.get_running_loop()
     moves = 0
@@ -138,6 +147,10 @@ async def main(args) -> None:
         print(f"  ran {elapsed:.1f} s: {sum(moves)} player turns, {sum(moves) / elapsed:.0f} turns/s; "
               f"{actions} logged actions in all (with chance draws), {actions / elapsed:.0f} appends/s; "
               f"{finished} games finished")
+        cpu = sum(process_cpu_s(r.pid) for r in referees)
+        if cpu and sum(moves):
+            print(f"  referee CPU: {cpu:.1f} s in all (start-up and seating included), "
+                  f"{cpu * 1000 / sum(moves):.2f} ms per player turn")
         print(f"  turn latency: p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, mean "
               f"{statistics.fmean(lat) * 1000 if lat else float('nan'):.1f} ms"
               + (f"; {len(errors)} client errors ({', '.join(sorted(set(errors)))})" if errors else ""))

@@ -62,6 +62,7 @@ class GameSpec:
     ai_levels: tuple[str, ...] = ("easy", "medium", "hard")   # computer levels, weakest first
     has_scores: bool = False     # scores() means points
     variants: tuple[str, ...] = ()   # ways to play, chosen by setup["variant"] (first = default)
+    public_variants: tuple[str, ...] = ()   # ways to play in which every seat sees everything
 
 
 EVERY_SEAT = None   # an audience: every seat may see it (the default)

@@ -36,7 +36,7 @@ MAX_ACTION_TEXT = 80
 
 class GameOfTheStates(State):
     spec = GameSpec(id=GAME_ID, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, hidden_information=True,
-                    has_scores=True, variants=VARIANTS)
+                    has_scores=True, variants=VARIANTS, public_variants=("buy-and-sell", "junior"))
 
     def __init__(self, setup: dict, engine):
         self._setup = setup
