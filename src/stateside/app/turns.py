@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import html
 import json
+import random
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
@@ -764,8 +765,15 @@ class TurnBasedMode(LogLinks, GameMode):
         return g.chance_outcomes()[0][0] if actor == CHANCE else g.legal_actions(actor)[0]
 
     def online_reconcile(self, observation: dict) -> None:
-        """Make the hidden part of the local game agree with the referee's observation."""
-        self.status.emit("This screen could not agree with the table; it goes on with the table's word.")
+        """Make the hidden part of the local game agree with the referee's observation: the
+        rules deal a world this seat cannot tell from the table's (State.consistent_with)."""
+        seat = self.online.seat
+        world = self.rules.consistent_with(self.match.initial_setup, seat, observation,
+                                           random.Random(len(self.match.log)))
+        if world is None or world.observation(seat) != observation:
+            self.status.emit("This screen could not agree with the table; it goes on with the table's word.")
+            return
+        self.match.take_world(world)
 
     def _online_connection(self, up: bool) -> None:
         self.online_note = "" if up else "Connection lost: reconnecting\u2026"

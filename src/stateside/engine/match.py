@@ -253,6 +253,15 @@ class Match:
         for e in kept:
             self.apply(e.action, e.decision_ms)
 
+    def take_world(self, state: State) -> None:
+        """Go on from `state`, a world that one seat cannot tell from the real game (its
+        rules' consistent_with, online: the rest dealt at random); the log stays as the
+        table told it, so replaying it may no longer lead here (a finished game's whole
+        log replaces it)."""
+        if type(state) is not type(self.state):
+            raise TypeError(f"a world of {type(state).__name__}, not of {type(self.state).__name__}")
+        self.state = state
+
     def state_after(self, n: int) -> State:
         """A fresh state replayed to its first n actions (for replays and previews)."""
         state = self.rules.new(self.initial_setup)
