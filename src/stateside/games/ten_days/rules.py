@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 
-from stateside.engine.protocol import CHANCE, EVERY_SEAT, SPECTATOR, TERMINAL, Event, GameSpec, InvariantError, State
+from stateside.engine.protocol import CHANCE, EVERY_SEAT, TERMINAL, Event, GameSpec, InvariantError, State
 from stateside.errors import IllegalActionError
 from stateside.games.ten_days.cards import face_of, load_cards
 from stateside.games.ten_days.journey import DAYS, a_card, check_journey, travel_rules
