@@ -76,15 +76,22 @@ def _forced_hidden(before: State, action, actor: int, watchers: list[int], targe
     cannot tell from this one (the game's with_hidden_changed), the same observation
     follows from another chance outcome, or from this move described differently."""
     hidden: set[int] = set()
-    text = _describe(before, action)
+    # A game that words its actions for each viewer (overrides State.describe) is judged by
+    # what v reads: 10 Days' last card of the deal can only go on the one empty day, and
+    # everyone sees that day fill (it is visible, as every other day of the deal is); its
+    # full words name the card ("Ann put Virginia on day 7"), v's do not ("Ann put a card
+    # on day 7"). check_audience holds those words to what v may know.
+    per_viewer = type(before).describe is not State.describe
     for v in watchers:
+        text = before.describe(action, v) if per_viewer else _describe(before, action)
         for i in range(DETERMINIZATIONS):
             other = before.with_hidden_changed(v, random.Random(i))   # fixed seeds: the same verdict everywhere
             if other is None:
                 return hidden   # the game hides nothing this way
             if actor == CHANCE:
                 tries = [b for b, _ in other.chance_outcomes() if b != action][:MAX_ALTERNATIVES]
-            elif action in other.legal_actions(actor) and _describe(other, action) != text:
+            elif action in other.legal_actions(actor) and \
+                    (other.describe(action, v) if per_viewer else _describe(other, action)) != text:
                 tries = [action]
             else:
                 tries = []

@@ -167,7 +167,11 @@ def check_audience(state: State, action, rng: random.Random) -> None:
         if v == SPECTATOR:
             continue
         world = state.with_hidden_changed(v, random.Random(rng.random()))   # what v cannot know, changed
-        if world is not None and action in world.legal_actions(actor if actor != CHANCE else None):
+        # ...unless the action itself shows v the difference: "Ann discarded Virginia onto pile 2"
+        # (10 Days) names a card v could not see in Ann's hand, but it lies face up once
+        # discarded, and in a world where Ann held Texas v would see Texas there instead.
+        if world is not None and action in world.legal_actions(actor if actor != CHANCE else None) \
+                and _obs_key(_applied(world, action), v) == _obs_key(after, v):
             assert world.describe(action, v) == words, (
                 f"{state.spec.id}: seat {v} reads {words!r} for {key}, and {world.describe(action, v)!r} "
                 "when only what it may not know differs")

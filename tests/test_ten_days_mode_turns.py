@@ -78,6 +78,9 @@ def test_the_log_never_names_a_card_a_person_here_may_not_see(qtbot, mode, seats
             assert f"day {str(entry.action)[4:]}" not in line.text
         else:
             told_in_full += 1
+            if str(entry.action).startswith("day:") and people - {entry.seat}:
+                # seen by all, which day; the card put there and the one taken up are not
+                assert not any(name in line.text for name in every_card), line.text
             if str(entry.action).startswith(("discard:", "take:")) or entry.seat == CHANCE:
                 assert any(name in line.text for name in every_card), line.text
     assert hidden_lines and told_in_full

@@ -174,4 +174,5 @@ def test_an_observation_holds_no_other_journey_and_no_deck_order():
     assert obs["journey"] == match.state.journeys[0] and obs["held"] is None
     assert obs["deck"] == match.state.deck_size() and obs["dealt"] == [10, 10]
     assert set(obs) == {"seat", "players", "phase", "current", "chance", "journey", "held", "piles", "deck",
-                        "dealt", "turns", "turn_limit", "winner", "winning_journey"}
+                        "dealt", "empty_days", "replaced", "reshuffles", "turns", "turn_limit", "winner",
+                        "winning_journey"}

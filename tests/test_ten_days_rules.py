@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from stateside.engine.protocol import CHANCE
+from stateside.engine.protocol import CHANCE, SPECTATOR
 from stateside.errors import IllegalActionError
 from stateside.games.ten_days.cards import face_of, load_cards
 from stateside.games.ten_days.rules import DEAL, DISCARD, DRAW, OVER, PLACE, TenDaysState
@@ -260,3 +260,77 @@ def test_illegal_action_changes_nothing():
         with pytest.raises(IllegalActionError):
             game.apply_action(bad)
     assert (game.observation(0), game.observation(1), game.deck) == before
+
+
+# --- who sees what (State.audience, describe, consistent_with) -----------------------------
+def test_a_dealt_card_is_seen_by_its_player_alone_and_its_day_by_all():
+    game = TenDaysState.new({"players": ["Ann", "Bob"]})
+    game.apply_action("card:VA")
+    assert game.audience("day:10") is None   # every seat sees which day fills
+    assert game.describe("day:10", 0) == game.describe("day:10", None) == "Ann put Virginia on day 10"
+    assert game.describe("day:10", 1) == game.describe("day:10", SPECTATOR) == "Ann put a card on day 10"
+    game.apply_action("day:10")
+    assert game.observation(1)["empty_days"][0] == list(range(1, 10))
+    assert game.audience("card:TX") == frozenset({0})
+    assert game.describe("card:TX", 0) == "Ann was dealt Texas"
+    assert game.describe("card:TX", 1) == "Ann was dealt a card"
+    for day in range(1, 9):   # the last card has one day to go to: still seen, still unnamed
+        game.apply_action(game.legal_actions()[0])
+        game.apply_action(f"day:{day}")
+    game.apply_action(game.legal_actions()[0])
+    assert game.legal_actions() == ["day:9"] and game.audience("day:9") is None
+    assert game.describe("day:9", 1) == "Ann put a card on day 9"
+
+
+def test_a_card_drawn_from_the_deck_is_seen_by_its_player_alone():
+    game = dealt()
+    assert game.audience("draw") is None
+    game.apply_action("draw")
+    assert game.audience("card:car") == frozenset({0})
+    assert game.describe("card:car", 0) == "P1 drew an automobile from the deck"
+    assert game.describe("card:car", 1) == game.describe("card:car", SPECTATOR) == "P1 drew a card from the deck"
+
+
+def test_a_replaced_day_is_seen_by_all_but_not_the_cards():
+    game = dealt()
+    game.apply_action("draw")
+    game.apply_action("card:VA")
+    assert game.audience("day:3") is None and game.audience("keep") is None
+    assert game.describe("day:3", 0).startswith("P1 put Virginia on day 3 in place of ")
+    assert game.describe("day:3", 1) == "P1 put the card on day 3 in place of the one there"
+    game.apply_action("day:3")
+    assert game.observation(1)["replaced"] == 3 and game.observation(1)["held"] is None
+    # the discard turns the card up, so its words may name it
+    assert game.audience("discard:1") is None
+    assert game.describe("discard:1", 1) == game.action_to_string("discard:1")
+
+
+def test_the_cards_that_start_the_piles_are_seen_by_all():
+    game = TenDaysState.new({"players": ["Ann", "Bob"]})
+    while game.phase == DEAL:
+        game.apply_action(game.legal_actions()[0])
+    assert game.pending == "start"
+    assert game.audience("card:VA") is None
+    assert game.describe("card:VA", 1) == "Virginia was turned up to start a discard pile"
+
+
+def test_consistent_with_deals_what_a_seat_cannot_see_at_random():
+    game = dealt(3, seed=4)
+    act(game, "draw")
+    act(game, "day:2")            # P1 holds the old day 2, about to discard it
+    setup = game.setup
+    for seat in range(3):
+        obs = game.observation(seat)
+        worlds = [TenDaysState.consistent_with(setup, seat, obs, random.Random(i)) for i in range(2)]
+        for w in worlds:
+            w.check_invariants()
+            assert w.observation(seat) == obs
+            assert w.current_player() == game.current_player() == 0
+            assert w.legal_actions(seat) == game.legal_actions(seat)
+            assert w.journeys[seat] == game.journeys[seat] and w.piles == game.piles
+        others = [s for s in range(3) if s != seat]
+        assert any(worlds[0].journeys[s] != worlds[1].journeys[s] for s in others)
+        assert (worlds[0].held == game.held) if seat == 0 else worlds[0].held is not None
+        assert Counter(worlds[0].deck) != Counter(worlds[1].deck)
+    with pytest.raises(ValueError):
+        TenDaysState.consistent_with(setup, 1, game.observation(0), random.Random(0))

@@ -26,6 +26,7 @@ from stateside.app.turns import TurnBasedMode
 from stateside.board.items import CalloutTab, PathItem, StateItem
 from stateside.board.plain import plain_label
 from stateside.engine.match import CHANCE, LogEntry, Match
+from stateside.engine.protocol import SPECTATOR
 from stateside.errors import IllegalActionError, SaveError
 from stateside.games.ten_days.ai import changes_needed
 from stateside.games.ten_days.cards import face_of, faces_of, is_state, load_cards
@@ -379,7 +380,11 @@ class TenDaysMode(TurnBasedMode):
             if before.phase == PLACE:
                 return f"{name} placed the card on a day or kept the journey"
             return f"{name} made a hidden move"
-        text = entry.text[:1].upper() + entry.text[1:]
+        # a move all may see can still hold a card the others may not (the rules' words for them)
+        live = self.replaying is None and self.game is not None and not self.game.is_terminal()
+        others = set(self.people()) - {entry.seat} if live else ()
+        text = before.describe(entry.action, others.pop() if len(others) == 1 else SPECTATOR) if others else entry.text
+        text = text[:1].upper() + text[1:]
         for event in entry.events:
             if event.kind == "win":
                 text += f". 10 DAYS! {self._says(entry.seat, 'wins', 'win', escape=False)}"

@@ -18,13 +18,19 @@ layer. Actions are short strings, named for what a player does:
 At the end of a turn the mover's journey is checked; a valid one wins at once. When
 the deck runs out, all discards but each pile's top card go back into the deck.
 Cards are never rearranged: a journey changes only by replacing one day.
+
+Who sees what: every seat sees which day a player fills or replaces, the face-up piles
+and the size of the deck; only its owner sees a journey (until it wins) and the card
+held during the owner's turn, so a card dealt or drawn from the deck is seen by the
+player who gets it alone, and "Ann put Virginia on day 10" reads "Ann put a card on
+day 10" for the others.
 """
 from __future__ import annotations
 
 from collections import Counter
 from functools import cache
 
-from stateside.engine.protocol import CHANCE, TERMINAL, Event, GameSpec, InvariantError, State
+from stateside.engine.protocol import CHANCE, EVERY_SEAT, TERMINAL, Event, GameSpec, InvariantError, State
 from stateside.errors import IllegalActionError
 from stateside.games.ten_days.cards import face_of, load_cards
 from stateside.games.ten_days.journey import DAYS, a_card, check_journey, travel_rules
@@ -89,6 +95,7 @@ class TenDaysState(State):
         state.phase = DEAL
         state.pending = DEAL                      # what the next chance card is for; None: a seat acts
         state.held = None                         # dealt, drawn or about to be discarded
+        state.replaced = None                     # the day (0-9) replaced this turn, seen by all
         state.winner = None
         state.turns = 0                           # completed turns after the deal
         state.reshuffles = 0
@@ -200,10 +207,12 @@ class TenDaysState(State):
             if kind == "day":
                 journey = self.journeys[self.current]
                 journey[index], self.held = self.held, journey[index]
+                self.replaced = index
             self.phase = DISCARD
             return []
         self.piles[index].append(self.held)
         self.held = None
+        self.replaced = None
         return self._end_turn()
 
     def _allowed(self, kind: str, index: int | None) -> bool:
@@ -288,7 +297,9 @@ class TenDaysState(State):
     # --- views, checks, text ----------------------------------------------------------------
     def observation(self, seat: int) -> dict:
         """What `seat` may know: its own days and held card, the face-up piles, the size
-        of the deck, how far each journey is dealt; a winner's journey is shown to all."""
+        of the deck, which days of each journey are dealt and which day the player to move
+        replaced (everyone sees where a card goes, not which); a winner's journey is shown
+        to all."""
         own_turn = seat == self.current and self.phase != OVER
         return {
             "seat": seat,
@@ -301,6 +312,9 @@ class TenDaysState(State):
             "piles": [list(p) for p in self.piles],
             "deck": self.deck_size(),
             "dealt": [DAYS - j.count(None) for j in self.journeys],
+            "empty_days": [[d + 1 for d, c in enumerate(j) if c is None] for j in self.journeys],
+            "replaced": None if self.replaced is None else self.replaced + 1,
+            "reshuffles": self.reshuffles,
             "turns": self.turns,
             "turn_limit": self._setup["turn_limit"],
             "winner": self.winner,
@@ -319,6 +333,8 @@ class TenDaysState(State):
             raise InvariantError(f"held card {self.held!r} in phase {self.phase} (waiting for {self.pending})")
         if self.phase != DEAL and not self.pending and any(None in j for j in self.journeys):
             raise InvariantError("a journey has an empty day after the deal")
+        if self.replaced is not None and self.phase != DISCARD:
+            raise InvariantError(f"day {self.replaced + 1} marked as replaced in phase {self.phase}")
 
     def action_to_json(self, action) -> str:
         return action
@@ -354,23 +370,75 @@ class TenDaysState(State):
             return f"{name} kept the journey as it was"
         return f"{name} discarded {held} onto pile {index + 1}"
 
+    # --- who sees what ---------------------------------------------------------------------
+    def audience(self, action) -> frozenset[int] | None:
+        """A card the deck deals or gives to the player to move is theirs alone; the cards
+        that start the piles and every seat's action are seen by all (which day, which
+        pile: the card put on a day is kept out of the others' words by describe)."""
+        if self.pending in (DEAL, DRAW):
+            return frozenset((self.current,))
+        return EVERY_SEAT
+
+    def describe(self, action, viewer: int | None) -> str:
+        if viewer is None or viewer == self.current or self.pending == START:
+            return self.action_to_string(action)
+        name = self._setup["players"][self.current]
+        if self.pending == DEAL:
+            return f"{name} was dealt a card"
+        if self.pending == DRAW:
+            return f"{name} drew a card from the deck"
+        kind, index = PARSED[action]
+        if kind == "day" and self.phase == DEAL:
+            return f"{name} put a card on day {index + 1}"
+        if kind == "day":   # neither the card put there nor the one taken up is seen
+            return f"{name} put the card on day {index + 1} in place of the one there"
+        return self.action_to_string(action)   # draw, take, keep, discard: all in sight
+
     # --- hidden information ---------------------------------------------------------------
+    @classmethod
+    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> "TenDaysState":
+        """A game `seat` cannot tell from the one it observes: its own days and held card, the
+        piles, whose turn and which phase as observed; the cards it cannot see (the others'
+        dealt days, another player's held card, the deck) dealt at random from the 66 minus
+        those it sees. ValueError when the observation does not fit the setup."""
+        obs = observation
+        state = cls.new(setup)
+        n = state.players
+        if obs.get("seat") != seat or len(obs.get("empty_days", ())) != n:
+            raise ValueError(f"the observation is not seat {seat}'s of a {n}-player game")
+        state.phase, state.current = obs["phase"], obs["current"]
+        state.turns, state.winner, state.reshuffles = obs["turns"], obs["winner"], obs["reshuffles"]
+        state.replaced = None if obs["replaced"] is None else obs["replaced"] - 1
+        state.piles = [list(p) for p in obs["piles"]]
+        # What the deck's next card is for follows from the phase (see _deal_out).
+        state.pending = {DEAL: DEAL, DRAW: START, PLACE: DRAW}.get(state.phase) if obs["chance"] else None
+        known = {seat: list(obs["journey"])}
+        if state.winner is not None:
+            known[state.winner] = list(obs["winning_journey"])
+        holds = state.phase in (DEAL, PLACE, DISCARD) and not state.pending
+        seen = Counter(c for p in state.piles for c in p)
+        for journey in known.values():
+            seen.update(c for c in journey if c is not None)
+        if holds and state.current == seat:
+            state.held = obs["held"]
+            seen[state.held] += 1
+        unseen = full_deck() - seen
+        if seen - full_deck() or sum(unseen.values()) < obs["deck"]:
+            raise ValueError("the observation shows cards that are not in the game")
+        cards = list(unseen.elements())
+        rng.shuffle(cards)
+        deal = iter(cards)
+        for s in range(n):
+            empty = set(obs["empty_days"][s])
+            state.journeys[s] = known.get(s) or [None if d + 1 in empty else next(deal) for d in range(DAYS)]
+        if holds and state.current != seat:
+            state.held = next(deal)
+        state.deck = Counter(deal)
+        if state.deck_size() != obs["deck"]:
+            raise ValueError(f"the observation's deck of {obs['deck']} does not fit the cards out of sight")
+        return state
+
     def with_hidden_changed(self, viewer: int, rng) -> "TenDaysState":
         """The other players' unrevealed days and held card dealt again from the cards
         `viewer` cannot see (those and the deck); the viewer's observation stays."""
-        other = self.clone()
-        hidden = [s for s in range(self.players) if s != viewer and s != self.winner]
-        unseen = list(other.deck.elements())
-        for s in hidden:
-            unseen += [c for c in other.journeys[s] if c is not None]
-        others_hold = other.held is not None and other.current != viewer
-        if others_hold:
-            unseen.append(other.held)
-        rng.shuffle(unseen)
-        cards = iter(unseen)
-        for s in hidden:
-            other.journeys[s] = [None if c is None else next(cards) for c in other.journeys[s]]
-        if others_hold:
-            other.held = next(cards)
-        other.deck = Counter(cards)
-        return other
+        return TenDaysState.consistent_with(self._setup, viewer, self.observation(viewer), rng)
