@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 
 from stateside.engine.match import Match
-from stateside.engine.protocol import CHANCE, TERMINAL
+from stateside.engine.protocol import CHANCE, EVERY_SEAT, SPECTATOR, TERMINAL
 from stateside.engine.saves import read_save
 from stateside.errors import IllegalActionError, SaveError
 from stateside.games.america.ai import make_player
 from stateside.games.america.legacy import legacy_save
 from stateside.games.america.rules import CARDS_PER_GAME, AmericaGame
 from stateside.selfplay import play_match
+from audience_oracle import hidden_from
 
 SAVES = Path(__file__).parent / "data" / "saves-v1"
 
@@ -292,3 +293,119 @@ def test_a_player_knows_a_topic_the_same_way_all_game():
         pass
     again = loaded.players[0].beliefs(match.state.topic_key or match.state.chosen[-1])
     assert {s: b.probs for s, b in original.items()} == {s: b.probs for s, b in again.items()}
+
+
+# --- who may see what, and a consistent world --------------------------------------------
+
+def _replayed(actions, setup=None):
+    game = AmericaGame.new(setup or AmericaGame.default_setup(3))
+    for action in actions:
+        game.apply_action(action)
+    return game
+
+
+def test_the_first_topic_comes_out_of_the_box_unseen_by_every_seat():
+    """America Cards: the start player sees the topics at both ends of the box. The first
+    one out waits for a second from another card, so until both are offered nobody can
+    tell which it was; the draw that shows them both is seen by all. The words name no
+    topic for anyone."""
+    game = _replayed([])
+    assert game.audience("draw:1A") == frozenset()
+    words = {game.describe(d, v) for d in ("draw:1A", "draw:2B") for v in (0, 1, 2, SPECTATOR, None)}
+    assert words == {"A topic came up at an end of the box"}
+    game.apply_action("draw:1A")
+    assert game.observation(1)["offered"] == [] and game.observation(1)["drawn"] == 1
+    assert game.audience("draw:2B") is EVERY_SEAT
+    game.apply_action("draw:2B")
+    assert game.observation(1)["offered"] == ["1A", "2B"]
+
+
+def test_choices_markers_and_scoring_are_seen_by_every_seat_and_answers_only_when_scored():
+    """Place the Markers / Reveal the Answers: the choice and every marker are public; the
+    answers come out with the scoring, which every seat reads alike."""
+    game = _replayed(["draw:1A", "draw:2B"])
+    assert game.audience("choose:0") is EVERY_SEAT
+    assert {game.describe("choose:0", v) for v in (0, 1, 2, SPECTATOR)} == \
+        {"Red chose to read \u201cThe Transcontinental Railroad\u201d"}
+    game.apply_action("choose:0")
+    place = "place:state:UT"
+    assert game.audience(place) is EVERY_SEAT
+    assert game.describe(place, 0) == game.describe(place, SPECTATOR) == "Blue placed a marker on Utah"
+    # the answers are not in any seat's view: changing them leaves every view as it was
+    changed = game.with_hidden_changed(0, random.Random(4))
+    assert changed.topics["1A"].answers != game.topics["1A"].answers
+    assert observations(changed) == observations(game)
+    for action in [place, "place:year:1850", "place:number:1K", "pass", "pass", "pass"]:
+        assert game.audience(action) is EVERY_SEAT
+        events = game.apply_action(action)
+    assert game.results and [e.audience for e in events] == [EVERY_SEAT]
+    assert events[0].text.startswith("\u201cThe Transcontinental Railroad\u201d scored")
+
+
+def _mid_game(seed=8, upto=3):
+    """A seeded game stopped on card `upto`, after some markers are down."""
+    match = Match("america", ["ai:hard", "ai:easy", "ai:medium"], seed=seed)
+    while match.state.card_number < upto or len(match.state.placements) < 2:
+        match.step()
+    return match.state
+
+
+def test_a_consistent_world_deals_the_answers_in_play_and_keeps_the_record():
+    """consistent_with: built from the setup and seat 1's view alone, a game that seat
+    cannot tell from the real one; the answers of the topics offered and not yet scored
+    are dealt at random, the scored ones keep theirs."""
+    game = _mid_game()
+    obs = json.loads(json.dumps(game.observation(1)))
+    worlds = [AmericaGame.consistent_with(game.setup, 1, obs, random.Random(s)) for s in range(4)]
+    for world in worlds:
+        world.check_invariants()
+        assert world.observation(1) == game.observation(1)
+        assert observations(world) == observations(game)   # every seat sees the same here
+        assert world.current_player() == game.current_player()
+        assert world.legal_actions(1) == game.legal_actions(1)
+        assert world.chosen == game.chosen and world.pool == game.pool
+        for r in game.results:
+            assert world.topics[r.topic].answers == game.topics[r.topic].answers
+    topic = game.topic_key
+    assert len({json.dumps(w.topics[topic].answers) for w in worlds}) > 1
+    # the world plays on: the same markers are legal, and the seat sees them land alike
+    for world in worlds:
+        for action in game.legal_actions()[:3]:
+            a, b = game.clone(), world.clone()
+            a.apply_action(action)
+            b.apply_action(action)
+            if not a.results[len(game.results):]:
+                assert a.observation(1) == b.observation(1)
+
+
+def test_a_consistent_world_deals_the_unseen_first_topic_at_random():
+    game = _replayed(["draw:7B"])
+    obs = game.observation(2)
+    firsts = {AmericaGame.consistent_with(game.setup, 2, obs, random.Random(s)).pool[0] for s in range(6)}
+    assert len(firsts) > 1
+    world = AmericaGame.consistent_with(game.setup, 2, obs, random.Random(0))
+    assert world.observation(2) == obs and len(world.chance_outcomes()) == len(game.chance_outcomes())
+
+
+def test_a_consistent_world_under_version_1_rules_finds_the_draw_nobody_named():
+    """v1_rules draws topics one by one: the first topic's other side may come out before
+    a topic of another card, unnamed (the record shows only the two offered)."""
+    setup = {**AmericaGame.default_setup(2), "v1_rules": True}
+    game = _replayed(["draw:1A", "draw:1B", "draw:2A", "choose:1"], setup)
+    assert game.pool == ["1A", "1B"]
+    # seen by all: it is the only draw that leaves the box still drawing
+    assert _replayed(["draw:1A"], setup).audience("draw:1B") is EVERY_SEAT
+    assert hidden_from(_replayed(["draw:1A"], setup), "draw:1B", CHANCE) == set()
+    world = AmericaGame.consistent_with(setup, 0, game.observation(0), random.Random(3))
+    assert world.observation(0) == game.observation(0) and world.pool == ["1A", "1B"]
+
+
+@pytest.mark.parametrize("name", sorted(V1_FIGURES))
+def test_a_consistent_world_of_every_version_1_save(name):
+    _, body = read_save(SAVES / name, "america")
+    game = Match.from_json(body, name).state
+    for seat in range(game.num_players):
+        world = AmericaGame.consistent_with(game.setup, seat, game.observation(seat), random.Random(seat))
+        world.check_invariants()
+        assert world.observation(seat) == game.observation(seat)
+        assert world.legal_actions(seat) == game.legal_actions(seat)

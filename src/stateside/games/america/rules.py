@@ -38,7 +38,7 @@ from functools import cache, lru_cache, partial
 from types import MappingProxyType
 from typing import Hashable, Iterable, Mapping, Sequence
 
-from stateside.engine.protocol import CHANCE, TERMINAL, Event, GameSpec, InvariantError, State
+from stateside.engine.protocol import CHANCE, EVERY_SEAT, TERMINAL, Event, GameSpec, InvariantError, State
 from stateside.errors import DataError, IllegalActionError
 from stateside.games.america.bars import Bar, load_bars
 
@@ -385,6 +385,10 @@ def read_setup(setup) -> tuple[list[str], int, list[str], bool]:
     if not isinstance(v1, bool):
         raise ValueError("'v1_rules' must be true or false")
     return list(players), start, list(used), v1
+
+
+class _Mismatch(Exception):
+    """A replayed record parted from the observation (consistent_with tries again)."""
 
 
 class AmericaGame(State):
@@ -774,7 +778,133 @@ class AmericaGame(State):
                          "events": [[e.player, e.kind, e.section, e.space] for e in r.events]}
                         for r in self.results],
             "box": len(self.pool) + self.box_left,
+            # every seat sees a topic come out of the box, if not always which one
+            "drawn": len(self.drawn),
         }
+
+    # --- who may see what ----------------------------------------------------------------
+    def audience(self, action) -> frozenset[int] | None:
+        """Every seat sees every move: the topics offered (their questions), the choice, the
+        markers and the scoring, which is when the answers come out. Only the first topic
+        of a game comes out of the box unseen by all: it waits for a second topic from
+        another card and then both are offered (a forced draw tells what it is)."""
+        if self.phase == DRAW and not self.pool and len(self.draws) > 1:
+            return frozenset()
+        return EVERY_SEAT
+
+    def describe(self, action, viewer: int | None) -> str:
+        # the words never name a topic the box shows (the next observation does, when
+        # every seat sees it) nor an answer before its card is scored: one text for all
+        return self.action_to_string(action)
+
+    # --- a consistent world -----------------------------------------------------------------
+    REPLAY_ATTEMPTS = 200    # v1_rules: an extra draw the record does not name is guessed
+
+    @classmethod
+    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> "AmericaGame":
+        """A game `seat` cannot tell from the one observed: the public record is played again
+        (each card's offered topics drawn when the box has to show them, the choice, the
+        markers and passes); a topic out of the box but not shown yet is dealt at random
+        among those the box could show; and the answers of the topics in play and not yet
+        scored are dealt among the answers of every topic not scored (a state answer on the
+        side of the Mississippi its shading shows). ValueError if no game fits."""
+        for _ in range(cls.REPLAY_ATTEMPTS):
+            game = cls.new(setup)
+            try:
+                game._replay_record(observation, rng)
+            except (IllegalActionError, _Mismatch):
+                if game.v1:
+                    continue
+                break   # without v1_rules the replay has no choice to try again
+            if game.observation(seat) == observation:
+                scored = {r.topic for r in game.results}
+                in_play = {*game.pool, *game.offered, *([game.topic_key] if game.topic_key else [])}
+                return game._answers_dealt(in_play - scored, rng)
+            if not game.v1:
+                break   # without v1_rules the replay has no choice to try again
+        raise ValueError("no America game gives this observation")
+
+    def _replay_record(self, observation: dict, rng) -> None:
+        cards = [(r["offered"], r["topic"], r["events"]) for r in observation["results"]]
+        cards.append((observation["offered"], observation["topic"], observation["events"]))
+        for offered, topic, events in cards:
+            self._draw_for(offered, observation["drawn"], rng)
+            if not offered:
+                continue
+            if self.offered != offered:
+                raise _Mismatch
+            if topic is None:
+                continue
+            self.apply_action(f"choose:{offered.index(topic)}")
+            for player, kind, section, space in events:
+                if kind != "out" and self.current != player:
+                    raise _Mismatch
+                if kind == "place":
+                    self.apply_action(f"place:{section}:{space}")
+                elif kind == "pass":
+                    self.apply_action("pass")
+                # "out": the rules pass a seat with no markers left by themselves
+
+    def _draw_for(self, offered: list, drawn: int, rng) -> None:
+        """Draw until `offered` is on show; with nothing to show yet, until `drawn` topics
+        are out, each one at random among those that leave the box still drawing."""
+        while self.phase == DRAW:
+            need = [t for t in offered if t not in self.pool]
+            if need:
+                other = self._other_side_draw()
+                # v1_rules: the first topic's other side may have come out first, unnamed
+                if other and rng.random() < 0.1:
+                    self.apply_action(other)
+                    continue
+                if f"draw:{need[0]}" not in self.draws:
+                    raise _Mismatch
+                self.apply_action(f"draw:{need[0]}")
+            elif offered:
+                raise _Mismatch   # everything offered is out and the box still draws
+            elif len(self.drawn) >= drawn:
+                return
+            else:
+                quiet = [d for d in sorted(self.draws) if self._draw_keeps_drawing(d)]
+                if not quiet:
+                    raise _Mismatch
+                self.apply_action(quiet[rng.randrange(len(quiet))])
+
+    def _other_side_draw(self) -> str | None:
+        if not self.v1 or len(self.pool) != 1:
+            return None
+        card = self.topics[self.pool[0]].card
+        return next((d for d in sorted(self.draws) if self.topics[d[5:]].card == card), None)
+
+    def _draw_keeps_drawing(self, draw: str) -> bool:
+        trial = self.clone()
+        trial.apply_action(draw)
+        return trial.phase == DRAW
+
+    def _answers_dealt(self, keys: Iterable[str], rng) -> "AmericaGame":
+        """This game with the answers of topics `keys` dealt at random among the answers
+        of every topic not scored yet (a state among those on the same Mississippi side)."""
+        keys = sorted(keys)
+        if not keys:
+            return self
+        scored = {r.topic for r in self.results}
+        unscored = [t for t in sorted(self.topics) if t not in scored]
+        picks = {s: rng.sample([self.topics[t].question(s).answer for t in unscored], len(keys))
+                 for s in ("year", "number")}
+        sides: dict[str, list[str]] = {}
+        for t in unscored:
+            answer = self.topics[t].state.answer
+            sides.setdefault(mississippi_side(answer), []).append(answer)
+        new = {}
+        for i, t in enumerate(keys):
+            topic = self.topics[t]
+            states = sides[mississippi_side(topic.state.answer)]
+            new[t] = replace(topic, year=replace(topic.year, answer=picks["year"][i]),
+                             number=replace(topic.number, answer=picks["number"][i]),
+                             state=replace(topic.state, answer=states.pop(rng.randrange(len(states)))))
+        self.deck = tuple(replace(card, topics=tuple(new.get(topic_id(t), t) for t in card.topics))
+                          for card in self.deck)
+        self.topics = MappingProxyType({topic_id(t): t for card in self.deck for t in card.topics})
+        return self
 
     def with_hidden_changed(self, viewer: int, rng) -> "AmericaGame":
         """A copy in which the answers on the hidden half of every card not yet scored are
