@@ -100,8 +100,11 @@ def test_two_screens_play_online_and_agree_with_the_table(qtbot, show_mode, serv
             legal = m.game.legal_actions(seat)
             n = len(m.match.log)
             view = views.get(seat)
-            if view is not None and view["n"] == n:
-                assert m.game.observation(seat) == view["observation"] and legal == view["legal"]
+            if view is not None and view["n"] == n and view["status"] == "playing":
+                mine = m.game.observation(seat)
+                assert mine == view["observation"] and legal == view["legal"], (
+                    {k: (mine.get(k), view["observation"].get(k)) for k in set(mine) | set(view["observation"])
+                     if mine.get(k) != view["observation"].get(k)}, legal, view["legal"], view["to_move"], view["status"])
                 agreed += 1
             choice = legal[random.Random(seat_rng_seed(seed, seat, n)).randrange(len(legal))]
             click(m, choice)

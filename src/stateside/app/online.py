@@ -313,6 +313,7 @@ class OnlineSession(QObject):
         c = self.client
         return {"table": c.table, "seat": c.seat, "n": c.n, "entries": list(c.entries),
                 "observation": c.observation, "legal": c.legal, "to_move": c.to_move,
+                "observed": dict(c.observed),
                 "status": c.status, "info": dict(c.info)}
 
     def _lobby_view(self) -> dict:

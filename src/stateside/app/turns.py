@@ -205,6 +205,7 @@ class TurnBasedMode(LogLinks, GameMode):
         self._online_started = False
         self.ai_timer = QTimer(self, singleShot=True, timeout=self._computer_due)
         self._beat_over = False   # the computers' beat after a person's move has run out
+        self._online_before: dict[int, State] = {}   # online: the world here before each entry
         self._make_log_and_replay_bar()
         self.pass_screen = PassScreen(self, self._pass_done, self.private_view)
         self.score_dialog: QDialog | None = None
@@ -491,6 +492,8 @@ class TurnBasedMode(LogLinks, GameMode):
         self.log_panel.set_lines([self._line(e) for e in shown.log if self.in_log(e)] if shown is not None else [])
 
     def state_before(self, index: int) -> State:
+        if self.online is not None and index in self._online_before:
+            return self._online_before[index]   # online the log holds stand-ins: it does not replay
         return (self.replaying or self.match).state_after(index)
 
 
@@ -699,6 +702,7 @@ class TurnBasedMode(LogLinks, GameMode):
             self._end_replay_silently()
         self._offline_match = self.match
         self.online = session
+        self._online_before = {}
         self.online_unconfirmed = 0
         self.online_note = ""
         self._online_started = False
@@ -736,7 +740,13 @@ class TurnBasedMode(LogLinks, GameMode):
                 return   # the table's sync has not come yet (a host's first view can be ahead of it)
             self._online_started = True
             self.install(Match(self.rules, info["seats"], 0, info["setup"]))
+        observed = view.get("observed") or {}
         for entry in view["entries"][len(self.match.log):]:
+            # What this seat saw before this entry: the world here agrees with it first, so
+            # that a move after a hidden one is played on the right cards.
+            before = observed.get(len(self.match.log))
+            if before is not None and self.game.observation(self.online.seat) != before:
+                self.online_reconcile(before)
             self._online_entry(entry)
         if len(self.match.log) == view["n"] and view.get("observation") is not None:
             if self.game.observation(self.online.seat) != view["observation"]:
@@ -746,6 +756,7 @@ class TurnBasedMode(LogLinks, GameMode):
 
     def _online_entry(self, entry: dict) -> None:
         g = self.game
+        self._online_before[len(self.match.log)] = g.clone()
         if entry.get("hidden"):
             action = self.online_stand_in(entry)
         else:

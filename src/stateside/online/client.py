@@ -21,7 +21,8 @@ class OnlineError(RuntimeError):
     """The referee refused a lobby request, or the server could not be reached."""
 
 
-GUEST_CONNECT_TRIES = 6   # a guest turned away while the server reloads its users tries again
+GUEST_CONNECT_TRIES = 6
+OBSERVED_KEPT = 200       # the observations kept, one per entry: enough for any batch a screen catches up on   # a guest turned away while the server reloads its users tries again
 
 
 async def _quiet(_error) -> None:
@@ -114,6 +115,7 @@ class SeatClient:
         self.user, self.password = credentials["user"], credentials["password"]
         self.entries: list[dict] = []          # the log as this seat may see it
         self.observation: dict | None = None
+        self.observed: dict[int, dict] = {}    # entries seen -> this seat's observation at that point
         self.legal: list | None = None
         self.to_move: int | None = None
         self.status = "lobby"
@@ -282,6 +284,9 @@ class SeatClient:
     def _take_state(self, m: dict) -> None:
         self.observation, self.legal = m["observation"], m["legal"]
         self.to_move, self.status = m["to_move"], m["status"]
+        if m.get("n") == self.n and self.observation is not None:   # (a screen's world agrees entry by entry)
+            self.observed[self.n] = self.observation
+            self.observed.pop(self.n - OBSERVED_KEPT, None)
 
     async def wait_change(self, timeout: float = 10.0) -> None:
         self._changed.clear()

@@ -32,7 +32,6 @@ from stateside.app.turns import ScoreTable, TurnBasedMode
 from stateside.board.plain import button_text, literal, plain_label
 from stateside.board.view import CALLOUT_STATES, TAB_H
 from stateside.engine.match import CHANCE, HUMAN, LogEntry, Match
-from stateside.engine.protocol import SPECTATOR
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.matching import UNKNOWN, answer_value
 from stateside.games.game_of_the_states.rules import VARIANT_TITLES, VARIANTS, GameOfTheStates
@@ -290,9 +289,7 @@ class GameOfTheStatesMode(TurnBasedMode):
         if answer is not None:
             return answer
         more = [ev.text for ev in entry.events if ev.kind in CONSEQUENCES and ev.text]
-        # a card only its asker may see yet: the words every person here may read
-        text = entry.text if all(entry.seen_by(p) for p in self.people()) else \
-            self.state_before(entry.index).describe(entry.action, SPECTATOR)
+        text = entry.words_for(self.log_viewer())   # a card only its asker may see yet: not named
         return " ".join([text + ("." if more else ""), *more])
 
     @staticmethod
