@@ -486,7 +486,7 @@ class MapGame(Game):
         flip, its own later look), else a tile dealt with `rng` from those the seat has
         not seen; then the log is replayed with them on this fresh game."""
         actions = observation["actions"]
-        probe = type(self)(self.conf)   # this seat's own copy: others' looks show no tile
+        probe = type(self).new(self.setup)   # this seat's own copy: others' looks show no tile
         probe.partial, probe.record = True, False
         hidden: dict[int, Pos] = {}     # log index of another's look -> its square
         learnt: dict[Pos, str] = {}     # square -> the tile the seat has seen there since
