@@ -8,10 +8,13 @@ face-down tiles) belong to the USA-map issue.
 """
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
 
 from stateside.engine.match import Match
-from stateside.engine.protocol import CHANCE
+from stateside.engine.protocol import CHANCE, EVERY_SEAT, SPECTATOR
 from stateside.errors import IllegalActionError, SaveError
 from stateside.games.carcassonne.engine import Game, PlaceTurnedUp, Setup, TurnUp, draw
 from stateside.games.carcassonne.tiles import HALVES, tile_by_id
@@ -414,3 +417,24 @@ def test_a_turned_up_tile_that_fits_its_square_no_way_is_set_aside():
     assert g.set_aside == [tile_by_id()["B-C"].index] and g.turned_up is None
     assert g.current_player() == 0 and (1, 0) in g.open
     g.check_invariants()
+
+
+def test_on_the_open_table_every_draw_is_public_and_a_seats_world_is_the_game_itself():
+    """The open table hides nothing: the tile drawn is shown to everyone (its audience is
+    every seat, its words the same for all), so the world consistent with a seat's view is
+    the game itself, rebuilt from the log."""
+    match = Match("carcassonne", ["random", "random", "random"], seed=11)
+    for _ in range(40):
+        match.step()
+    g = match.state
+    while g.current_player() != CHANCE:
+        match.step()
+    d = g.chance_outcomes()[0][0]
+    assert g.audience(d) is EVERY_SEAT
+    assert {g.describe(d, v) for v in (None, 0, 1, 2, SPECTATOR)} == {g.action_to_string(d)}
+    for seat in range(3):
+        world = Game.consistent_with(g.setup, seat, json.loads(json.dumps(g.observation(seat))), random.Random(seat))
+        world.check_invariants()
+        assert [world.observation(s) for s in range(3)] == [g.observation(s) for s in range(3)]
+        assert world.points == g.points and world.followers_on_board() == g.followers_on_board()
+        assert world.deck == g.deck and world.legal_actions() == g.legal_actions()

@@ -10,7 +10,7 @@ from collections import deque
 
 import pytest
 
-from stateside.engine.protocol import CHANCE
+from stateside.engine.protocol import CHANCE, EVERY_SEAT, SPECTATOR
 from stateside.errors import IllegalActionError
 from stateside.games.carcassonne.engine import Game, draw
 from stateside.games.carcassonne.tiles import CITY, DELTA, FIELD, K_CITY, tile_by_id
@@ -353,3 +353,106 @@ def test_a_second_look_at_the_same_tile_shows_it_without_a_new_draw():
     seen = {tuple(c["square"]): c["tile"] for c in g.observation(1)["covert"]}
     assert seen[s] == "B-K"
     assert g.with_hidden_changed(1, random.Random(1)) is None     # nothing hidden from P2 now
+
+
+# --------------------------------------------------------------------------- who may know what
+def test_a_secret_look_is_declared_for_the_looker_alone_and_worded_so():
+    """1. Collecting chips and discovering tiles: 'look at it secretly'. The tile shown is
+    for the looker only (audience and words); the chip, the look itself and a flip are public."""
+    g, town = town_turn()
+    assert g.audience(ChipDraw("violet-1")) is EVERY_SEAT
+    g.apply_action(ChipDraw("violet-1"))
+    look = g.legal_actions(0)[0]
+    assert g.audience(look) is EVERY_SEAT            # who looked, and where, is public
+    g.apply_action(look)
+    near = g.map.town_near((look.x, look.y)).name
+    for tile in ("B-K", "B-E"):
+        assert g.audience(Reveal(tile)) == frozenset({0})
+        assert g.describe(Reveal(tile), 0) == f"the face-down tile near {near} was shown to P1 only: tile {tile}"
+        assert g.describe(Reveal(tile), None) == g.describe(Reveal(tile), 0)
+        for viewer in (1, SPECTATOR):
+            assert g.describe(Reveal(tile), viewer) == "the face-down tile was shown to P1 only"
+    assert "B-K" not in g.action_to_string(Reveal("B-K"))   # the match's log text, read at one screen
+
+
+def test_a_flip_is_declared_public():
+    g = new()
+    q, s, path = find_flip_site(g)
+    prepare(g, path, last_toward=q)
+    lay_city_towards(g, q, s)
+    assert g.revealing == (s, "flip")
+    assert g.audience(Reveal("B-E")) is EVERY_SEAT
+    assert "tile B-E" in g.describe(Reveal("B-E"), 1)
+
+
+def played(variant: str, seed: int, stop):
+    """A random game (a list of real actions, so the log is the game) up to `stop(g, action)`."""
+    rng = random.Random(seed)
+    g = new(variant)
+    while not g.is_terminal():
+        if g.current_player() == CHANCE:
+            outs = g.chance_outcomes()
+            a = rng.choices([o for o, _ in outs], [w for _, w in outs])[0]
+        else:
+            a = rng.choice(g.legal_actions(g.current))
+        if stop(g, a):
+            return g, a
+        g.apply_action(a)
+    raise AssertionError("the game ended first")
+
+
+def same_seat_view(world: MapGame, g: MapGame, seat: int) -> None:
+    world.check_invariants()
+    assert world.observation(seat) == g.observation(seat)
+    assert world.current_player() == g.current_player()
+    assert world.legal_actions(seat) == g.legal_actions(seat)
+    assert world.points == g.points and world.supply == g.supply and world.board.keys() == g.board.keys()
+
+
+def test_consistent_with_deals_the_tile_another_player_looked_at_from_the_unseen_ones():
+    """Mid-game, after one player looked at a face-down tile: the other's world has every
+    public thing of the game (board, followers, scores, chips, the stack) and some unseen
+    tile on that square, dealt at random; the looker's world has the very tile it saw."""
+    g, _ = played("usa-east", 1, lambda g, a: type(a) is Reveal and g.revealing[1] == "look")
+    looked, looker = g.revealing[0], g.current
+    other = 1 - looker
+    g.apply_action(g.chance_outcomes()[0][0])
+    for _ in range(6):    # a few actions more: the next turn begins
+        g.apply_action(g.chance_outcomes()[0][0] if g.current_player() == CHANCE else g.legal_actions(g.current)[0])
+    seen = g.tiles[g.covert[looked]].id
+    obs = json.loads(json.dumps(g.observation(other)))
+    dealt = set()
+    for i in range(12):
+        world = MapGame.consistent_with(g.setup, other, obs, random.Random(i))
+        same_seat_view(world, g, other)
+        t = world.tiles[world.covert[looked]].id
+        assert obs["unseen"].get(t), f"{t} is no tile the other player has not seen"
+        dealt.add(t)
+    assert len(dealt) > 1
+    mine = MapGame.consistent_with(g.setup, looker, g.observation(looker), random.Random(5))
+    same_seat_view(mine, g, looker)
+    assert mine.tiles[mine.covert[looked]].id == seen
+    assert mine.history == g.history
+
+
+def test_consistent_with_keeps_a_tile_the_seat_saw_at_a_second_look():
+    """P2 looks at a tile P1 looked at first: no draw is logged, P2 learns it from the
+    observation, and P2's world must have that very tile there (and in P1's look)."""
+    g, a = played("usa-east", 1, lambda g, a: type(a) is Look and bool(g.known.get((a.x, a.y)))
+                  and g.current not in g.known[(a.x, a.y)])
+    seat = g.current
+    g.apply_action(a)
+    square = (a.x, a.y)
+    for i in range(3):
+        world = MapGame.consistent_with(g.setup, seat, g.observation(seat), random.Random(i))
+        same_seat_view(world, g, seat)
+        assert world.covert[square] == g.covert[square]
+        first = next(i for i, (_, p) in g.secret.items() if p == square)   # the other's look
+        assert world.history[first] == g.history[first]
+
+
+def test_with_both_maps_every_seat_of_five_gets_a_consistent_world_throughout():
+    g, _ = played("usa", 4, lambda g, a: len(g.history) >= 180)
+    for seat in range(g.num_players):
+        world = MapGame.consistent_with(g.setup, seat, g.observation(seat), random.Random(seat))
+        same_seat_view(world, g, seat)

@@ -981,6 +981,21 @@ class Game(State):
             "turn": self.turn,
         }
 
+    @classmethod
+    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> "Game":
+        """The game as `seat` may know it, rebuilt from the setup and the observation's
+        log (the board, followers, scores and the stack's counts all follow from replaying
+        it). On the open table everything is public, so this is the game itself; the USA
+        maps deal the face-down tiles others looked at (MapGame._rebuild)."""
+        if observation.get("setup") != setup:
+            raise ValueError("the observation belongs to another game's setup")
+        return cls.new(setup)._rebuild(seat, observation, rng)
+
+    def _rebuild(self, seat: int, observation: dict, rng) -> "Game":
+        for a in observation["actions"]:
+            self.apply_action(self.action_from_json(a))
+        return self
+
     def check_invariants(self) -> None:
         """Every tile is in exactly one place, every follower on the table or at hand, every
         point explained by a scoring event, the turn structure consistent."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from stateside.engine.protocol import CHANCE, TERMINAL, Event, InvariantError
+from stateside.engine.protocol import CHANCE, EVERY_SEAT, TERMINAL, Event, InvariantError
 from stateside.errors import IllegalActionError
 
 from .engine import (MAX_SEGMENT, NEIGHBOURS8, TURNS, Draw, Game, PlaceTurnedUp, Pos, ScoreEvent, Setup, _draws,
@@ -479,6 +479,63 @@ class MapGame(Game):
                 if p == pos:
                     g.history[i] = Reveal(g.tiles[u].id)
         return g
+
+    def _rebuild(self, seat: int, observation: dict, rng) -> "MapGame":
+        """A whole game from `seat`'s log: the secret looks of others (logged for this seat
+        as {"reveal": null}) get the tile they showed where the seat learnt it since (a
+        flip, its own later look), else a tile dealt with `rng` from those the seat has
+        not seen; then the log is replayed with them on this fresh game."""
+        actions = observation["actions"]
+        probe = type(self).new(self.setup)   # this seat's own copy: others' looks show no tile
+        probe.partial, probe.record = True, False
+        hidden: dict[int, Pos] = {}     # log index of another's look -> its square
+        learnt: dict[Pos, str] = {}     # square -> the tile the seat has seen there since
+        for i, a in enumerate(actions):
+            action = probe.action_from_json(a)
+            if type(action) is Reveal and probe.step == "reveal":
+                pos, why = probe.revealing
+                if action.tile is None:
+                    hidden[i] = pos
+                elif why == "flip":
+                    learnt.setdefault(pos, action.tile)
+            probe.apply_action(action)
+        for c in observation["covert"]:   # looked at by the seat after someone else
+            if c["tile"] is not None:
+                learnt.setdefault(tuple(c["square"]), c["tile"])
+        # The probe's pool holds every tile the seat has not seen placed, drawn or shown.
+        pool = Counter({self.tiles[t].id: c for t, c in probe.deck.items()})
+        for pos in set(hidden.values()):
+            if pos in learnt and pos in probe.covert:   # still face down: the probe never took it
+                pool[learnt[pos]] -= 1
+        dealt: dict[Pos, str] = {}
+        for pos in sorted(set(hidden.values()) - set(learnt)):
+            tiles = sorted(pool.elements())
+            dealt[pos] = tiles[rng.randrange(len(tiles))]
+            pool[dealt[pos]] -= 1
+        for i, a in enumerate(actions):
+            if i in hidden:
+                pos = hidden[i]
+                self.apply_action(Reveal(learnt.get(pos) or dealt[pos]))
+            else:
+                self.apply_action(self.action_from_json(a))
+        return self
+
+    def audience(self, action) -> frozenset[int] | None:
+        """A secret look shows the tile to the looker only; everything else (draws, chips,
+        flips, every move) is public."""
+        if type(action) is Reveal and self.step == "reveal" and self.revealing[1] == "look":
+            return frozenset((self.current,))
+        return EVERY_SEAT
+
+    def describe(self, action, viewer: int | None) -> str:
+        """The looker (and the full record) reads which tile a secret look showed; the others
+        read only who looked."""
+        if type(action) is Reveal and action.tile is not None and self.step == "reveal" \
+                and self.revealing[1] == "look" and (viewer is None or viewer == self.current):
+            pos = self.revealing[0]
+            return (f"the face-down tile near {self.map.town_near(pos).name} was shown to "
+                    f"{self.conf.players[self.current]} only: tile {action.tile}")
+        return self.action_to_string(action)
 
     def observation(self, seat: int) -> dict:
         """The setup, the log with others' secret looks hidden, and the map's state as
