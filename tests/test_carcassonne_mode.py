@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+
+from stateside.app.mode import GameMode
 from PySide6.QtCore import QPoint, Qt
 
 from stateside.board.view import BoardView
@@ -347,9 +349,11 @@ def test_a_corrupted_or_foreign_save_leaves_the_game_as_it_was(mode, state):
     assert mode.save_state() == before
 
 
-def test_undo_takes_back_a_persons_whole_move_only_while_nobody_else_has_moved(qtbot, mode):
+def test_undo_takes_back_a_persons_whole_move_only_while_nobody_else_has_moved(qtbot, mode, monkeypatch):
+    # The computer waits its beat, and the tile it draws waits with it: Ann may still take hers back.
+    monkeypatch.setattr(GameMode, "undo_beat_ms", 60_000)
     g = _game_with(mode, "B-U", [HUMANS[0], {"name": "Cpu", "kind": "easy"}])
-    mode.ai_delay_ms = 60_000                       # the computer waits: Ann may still take hers back
+    mode.ai_delay_ms = 60_000
     tile = g.drawn
     assert not mode.can_undo()
     mode.rot = 1

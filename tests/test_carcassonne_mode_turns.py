@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
+from stateside.app.mode import GameMode
 from PySide6.QtCore import Qt
 
 from stateside.engine.match import Match
@@ -211,7 +213,9 @@ def test_a_map_game_replays_without_showing_anyones_secret_tiles(qtbot, mode):
     assert mode.map_item.targets == set()
 
 
-def test_undo_is_fair_and_a_computers_reply_cannot_be_seen_and_taken_back(qtbot, mode):
+def test_undo_is_fair_and_a_computers_reply_cannot_be_seen_and_taken_back(qtbot, mode, monkeypatch):
+    # The computers' beat after a person's move (the tile the computer draws waits with it)
+    monkeypatch.setattr(GameMode, "undo_beat_ms", 400)
     mode.start_game(Setup(players=["Ann", "Cpu"]), [HUMANS[0], {"name": "Cpu", "kind": "hard"}], seed=9)
     mode.ai_delay_ms = 400
     assert not mode.can_undo()

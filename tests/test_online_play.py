@@ -113,7 +113,9 @@ def test_ten_days_online_is_the_local_game_and_each_seat_sees_only_its_own(serve
                 assert "action" not in e and "events" not in e
                 # a draw, or where the other seat put a card in its rack (racks face their owner)
                 assert full.log[e["n"]].seat in (CHANCE, other)
-                assert e["text"] in ("A card was drawn.", f"Player {other + 1} made a hidden move.")
+                # the rules' words for this seat, which name no card ("Player 2 was dealt a card")
+                assert e["text"] == full.log[e["n"]].words_for(c.seat)
+                assert e["text"] != full.log[e["n"]].text
             else:
                 assert e["action"] == full.state.action_to_json(full.log[e["n"]].action)
     # What is hidden from one seat is a draw into the other's hand or a move in its rack:

@@ -219,13 +219,18 @@ def test_the_score_table_replays_the_game_just_won(qtbot, mode):
 
 def test_undo_is_fair_and_stops_at_a_card_from_the_deck(qtbot, mode):
     """A person takes back only their own move while nobody else has played since, and
-    never past a card that came from the deck; a computer's reply cannot be taken back."""
+    never past a card they saw come from the deck; a computer's reply cannot be taken back."""
     from test_ten_days_mode import deal_by_clicking
 
     g = mode.game
     assert not mode.can_undo()
+    mode.ai_delay_ms = 60_000                       # the computer waits for the check below
     deal_by_clicking(qtbot, mode)
-    assert not mode.can_undo()                      # the dealt cards came from the deck
+    # The person's last card is down and the computer's cards were dealt face down: it may
+    # be taken back until the computer moves (the person saw no card since).
+    assert mode.can_undo()
+    mode.ai_delay_ms = 0
+    mode._computer_due()
     qtbot.waitUntil(lambda: mode.is_human_turn() and g.phase == DRAW, timeout=5000)
     assert not mode.can_undo()                      # the computer has played since
     mode.ai_delay_ms = 60_000                       # the computer waits: its turn comes later

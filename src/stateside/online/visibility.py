@@ -32,10 +32,13 @@ class EntryViews:
                 "events": [getattr(ev, "text", str(ev)) for ev in events]}
 
         def view(viewer: int, words: str) -> dict:
-            if viewer != self.actor and not sees(self.audience, viewer):
-                return {"n": self.n, "seat": self.actor, "text": words, "hidden": True}
+            # Each event by its own audience: a hidden action's public consequences (the
+            # scoring at the end of a turn that a secret look ended) still reach everyone.
             shown = [getattr(ev, "text", str(ev)) for ev in events
                      if viewer == self.actor or sees(getattr(ev, "audience", None), viewer)]
+            if viewer != self.actor and not sees(self.audience, viewer):
+                hidden = {"n": self.n, "seat": self.actor, "text": words, "hidden": True}
+                return {**hidden, "events": shown} if shown else hidden
             return {**full, "text": words, "events": shown}
 
         return full, [view(v, w) for v, w in enumerate(self.words)], view(SPECTATOR, self.public_words)

@@ -281,7 +281,8 @@ class Game(State):
 
     # Hidden information only on the USA maps (a secret look at a face-down tile).
     spec = GameSpec(id="carcassonne", min_players=2, max_players=5, hidden_information=True,
-                    save_version=2, ai_levels=("easy", "hard"), has_scores=True, variants=VARIANTS)
+                    save_version=2, ai_levels=("easy", "hard"), has_scores=True, variants=VARIANTS,
+                    public_variants=("table",))   # only the maps' face-down tiles are secret
 
     # --------------------------------------------------------------- setting up
     def __init__(self, conf: Setup):
