@@ -112,3 +112,40 @@ def test_a_map_game_shows_each_players_followers_at_hand(qtbot, mode):
     mode.start_game(Setup(players=["Ann", "Bob"], variant="usa-west", followers=5), HUMANS, seed=2)
     assert [row[3] for row in mode.scoreboard.rows] == [5, 5]
     assert "Ann: 5 of 5 followers at hand" in mode.scoreboard.toolTip()
+
+
+def test_a_flip_and_a_secret_look_cannot_be_taken_back(qtbot, mode, monkeypatch):
+    """Issue 21: the person saw what their tile turned up (a flipped tile, +2 or -2; a
+    tile shown to them only): taking the tile back would let them lay it again knowing it.
+    Ctrl+Z says why instead."""
+    from stateside.app.mode import GameMode
+    from stateside.engine.protocol import CHANCE
+    from stateside.games.carcassonne.tiles import DELTA
+    from stateside.games.carcassonne.usa import Lay, Look
+
+    monkeypatch.setattr(GameMode, "undo_beat_ms", 60_000)
+    seen = set()
+    for seed in range(40):
+        mode.start_game(Setup(players=["Ann", "Computer"], variant="usa-east"),
+                        [{"name": "Ann", "kind": "human"}, {"name": "Computer", "kind": "easy"}], seed=seed)
+        for _ in range(30):   # Ann's turns: a tile next to a face-down one (a flip), a chip's look
+            qtbot.waitUntil(lambda: mode.is_human_turn() or mode.game.finished, timeout=10000)
+            g = mode.game
+            if g.finished:
+                break
+            legal = g.legal_actions(0)
+            flipping = [a for a in legal if isinstance(a, Lay)
+                        and any((a.x + dx, a.y + dy) in g.covert for dx, dy in DELTA)]
+            action = (flipping or legal)[0] if "flip" not in seen else legal[0]
+            assert mode.act(action)
+            g = mode.game
+            if isinstance(action, (Lay, Look)) and mode.match.log[-1].seat == CHANCE:
+                kind = "look" if isinstance(action, Look) else "flip"
+                assert not mode.can_undo()
+                assert "can't be taken back" in mode.undo_refusal()
+                seen.add(kind)
+            if g.current != 0 and mode.ai_timer.isActive():
+                mode._computer_due()   # end the beat now: the computer plays
+            if seen == {"flip", "look"}:
+                return
+    raise AssertionError(f"no flip and look by the person in 40 seeded games: saw {seen}")
