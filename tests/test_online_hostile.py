@@ -466,7 +466,7 @@ def test_sigterm_stops_a_referee_still_trying_to_connect():
     proc = subprocess.Popen([sys.executable, "-m", "stateside", "server", "--nats", f"nats://127.0.0.1:{free_port()}"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(2.0)   # it is in its first connection's tries (ten seconds of them)
+        time.sleep(2.0)   # it is in its first connection's tries (five seconds of them)
         proc.send_signal(signal.SIGTERM)
         rc = proc.wait(timeout=5)
     finally:

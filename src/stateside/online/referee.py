@@ -908,7 +908,7 @@ def _plain(error: Exception) -> str:
     return (text or type(error).__name__)[:200]
 
 
-async def connect_referee(url, name: str, connect_timeout: float = 10.0, **options):
+async def connect_referee(url, name: str, connect_timeout: float = 5.0, **options):
     """The referee's connection: it reconnects for ever once up, but the first connection
     must succeed within connect_timeout (ConnectionError saying where), and a failed try
     is one log line, not a traceback."""
