@@ -371,12 +371,12 @@ def test_game_replay_opens_a_save_that_drew_from_an_added_deck(qtbot, tmp_path, 
 def referee_views(match: Match, seat: int):
     """The views a referee sends `seat` after each entry of `match` (as stateside.online
     does: a move the seat may not see comes as "a card was drawn")."""
-    from stateside.online.visibility import EntryViews
+    from stateside.online.visibility import entry_views
 
     entries = []
     for e in match.log:
         before = match.state_after(e.index)
-        entries.append(EntryViews(before, e.action, e.index).build(e.events)[1][seat])
+        entries.append(entry_views(e, before.action_to_json(e.action), len(match.seats))[1][seat])
         after = match.state_after(e.index + 1)
         yield {"status": "playing", "n": len(entries), "entries": list(entries),
                "observation": after.observation(seat), "legal": after.legal_actions(seat),

@@ -26,7 +26,7 @@ from stateside.engine.protocol import CHANCE, SIMULTANEOUS, TERMINAL
 from stateside.errors import IllegalActionError, SaveError
 from stateside.online import protocol as P
 from stateside.online.realtime import RealTimeTable, owner_subject, void_interrupted_round
-from stateside.online.visibility import EntryViews
+from stateside.online.visibility import entry_views
 
 log = logging.getLogger("stateside.referee")
 WRONG_LAST_SEQUENCE = 10071     # JetStream's error code for a failed conditional append
@@ -378,9 +378,9 @@ class Referee:
     def _apply(self, table: Table, action, text: str | None = None) -> dict:
         """Apply a committed action to the referee's match; the full entry (its text
         replaced by `text`: a round voided by a change of referee says so)."""
-        declared = EntryViews(table.match.state, action, table.n, text)   # read before the action
-        entry_log = table.match.apply(action)
-        entry, seats, public = declared.build(entry_log.events)
+        action_json = table.match.state.action_to_json(action)
+        entry_log = table.match.apply(action)   # with the audience and words the rules declare
+        entry, seats, public = entry_views(entry_log, action_json, table.match.state.num_players, text)
         table.entries.append(entry)
         table.views.append((seats, public))
         return entry

@@ -10,35 +10,27 @@ and the events whose own audience includes it.
 """
 from __future__ import annotations
 
-from stateside.engine.protocol import SPECTATOR, State, sees
+from stateside.engine.protocol import SPECTATOR, sees
 
 
-class EntryViews:
-    """What the rules declare about an action, read just before it is applied (audience,
-    words for each viewer), then each viewer's view of the entry once its events are known."""
+def entry_views(entry, action_json, num_players: int, text: str | None = None) -> tuple[dict, list[dict], dict]:
+    """The full entry, each seat's view and the public view of a logged action (an
+    engine.match.LogEntry), from what the rules declared when it was taken: its
+    audience, its words for each viewer, each event's own audience. `text` replaces the
+    words for every viewer (a round voided by a change of referee says so)."""
+    actor = entry.seat
+    full = {"n": entry.index, "seat": actor, "text": text or entry.text, "action": action_json,
+            "events": [getattr(ev, "text", str(ev)) for ev in entry.events]}
 
-    def __init__(self, before: State, action, n: int, text: str | None = None):
-        self.n, self.actor = n, before.actor(action)
-        self.audience = before.audience(action)
-        self.json = before.action_to_json(action)
-        self.text = text or before.action_to_string(action)
-        # `text` replaces the words for every viewer (a round voided by a change of referee)
-        self.words = [text or before.describe(action, v) for v in range(before.num_players)]
-        self.public_words = text or before.describe(action, SPECTATOR)
+    def view(viewer: int) -> dict:
+        words = text or entry.words_for(viewer)
+        # Each event by its own audience: a hidden action's public consequences (the
+        # scoring at the end of a turn that a secret look ended) still reach everyone.
+        shown = [getattr(ev, "text", str(ev)) for ev in entry.events
+                 if viewer == actor or sees(getattr(ev, "audience", None), viewer)]
+        if viewer != actor and not sees(entry.audience, viewer):
+            hidden = {"n": entry.index, "seat": actor, "text": words, "hidden": True}
+            return {**hidden, "events": shown} if shown else hidden
+        return {**full, "text": words, "events": shown}
 
-    def build(self, events: list) -> tuple[dict, list[dict], dict]:
-        """The full entry, each seat's view, the public view."""
-        full = {"n": self.n, "seat": self.actor, "text": self.text, "action": self.json,
-                "events": [getattr(ev, "text", str(ev)) for ev in events]}
-
-        def view(viewer: int, words: str) -> dict:
-            # Each event by its own audience: a hidden action's public consequences (the
-            # scoring at the end of a turn that a secret look ended) still reach everyone.
-            shown = [getattr(ev, "text", str(ev)) for ev in events
-                     if viewer == self.actor or sees(getattr(ev, "audience", None), viewer)]
-            if viewer != self.actor and not sees(self.audience, viewer):
-                hidden = {"n": self.n, "seat": self.actor, "text": words, "hidden": True}
-                return {**hidden, "events": shown} if shown else hidden
-            return {**full, "text": words, "events": shown}
-
-        return full, [view(v, w) for v, w in enumerate(self.words)], view(SPECTATOR, self.public_words)
+    return full, [view(v) for v in range(num_players)], view(SPECTATOR)
