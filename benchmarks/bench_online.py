@@ -113,8 +113,9 @@ async def turn(client: C.SeatClient, rng: random.Random, latencies: list, stop_a
 async def main(args) -> None:
     data = Path(tempfile.mkdtemp(prefix="stateside-bench-"))
     srv = NatsServer(data).start()
-    referees = start_referees(srv, args.referees, data, not args.unpartitioned)
-    try:
+    referees = []
+    try:   # (a referee that does not start must not leave the nats-server running)
+        referees = start_referees(srv, args.referees, data, not args.unpartitioned)
         guest = srv.guest_url()
         t = time.perf_counter()
         clients = []
