@@ -299,7 +299,9 @@ def test_a_follower_index_beyond_the_first_tile_is_refused():
 
 
 # --------------------------------------------------------------------------- the end
-def play_random(variant, seed):
+def play_random(variant, seed, stop=None):
+    """A random game to its end: the game; with `stop(g, action)`, (the game, the action
+    it stopped before), or (the finished game, None)."""
     rng = random.Random(seed)
     g = new(variant)
     while not g.is_terminal():
@@ -308,8 +310,10 @@ def play_random(variant, seed):
             a = rng.choices([o for o, _ in outs], [w for _, w in outs])[0]
         else:
             a = rng.choice(g.legal_actions(g.current))
+        if stop is not None and stop(g, a):
+            return g, a
         g.apply_action(a)
-    return g
+    return g if stop is None else (g, None)
 
 
 def test_a_game_ends_with_covert_tiles_still_face_down():
@@ -387,18 +391,10 @@ def test_a_flip_is_declared_public():
 
 def played(variant: str, seed: int, stop):
     """A random game (a list of real actions, so the log is the game) up to `stop(g, action)`."""
-    rng = random.Random(seed)
-    g = new(variant)
-    while not g.is_terminal():
-        if g.current_player() == CHANCE:
-            outs = g.chance_outcomes()
-            a = rng.choices([o for o, _ in outs], [w for _, w in outs])[0]
-        else:
-            a = rng.choice(g.legal_actions(g.current))
-        if stop(g, a):
-            return g, a
-        g.apply_action(a)
-    raise AssertionError("the game ended first")
+    g, a = play_random(variant, seed, stop)
+    if a is None:
+        raise AssertionError("the game ended first")
+    return g, a
 
 
 def same_seat_view(world: MapGame, g: MapGame, seat: int) -> None:

@@ -188,14 +188,12 @@ class MainWindow(QMainWindow):
             current = 1500
         if stored is not None:
             GameMode.undo_beat_ms = current
-        self.beat_actions = {}
         for text, ms in self.BEATS:
             a = QAction(text, self, checkable=True)
             a.setChecked(ms == GameMode.undo_beat_ms)
             a.triggered.connect(lambda _=False, ms=ms: self.set_undo_beat(ms))
             group.addAction(a)
             menu.addAction(a)
-            self.beat_actions[ms] = a
 
     def set_undo_beat(self, ms: int) -> None:
         GameMode.undo_beat_ms = ms

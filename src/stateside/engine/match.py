@@ -108,7 +108,7 @@ def sample_chance(state: State, rng: random.Random):
 
 def _words(state: State, action, text: str | None) -> dict | None:
     """Each viewer's words for an action about to be taken, where they differ from `text`."""
-    words = {v: state.describe(action, v) for v in (*range(state.num_players), SPECTATOR)}
+    words = {v: state.describe(action, v, text) for v in (*range(state.num_players), SPECTATOR)}
     words = {v: w for v, w in words.items() if w != text}
     return words or None
 

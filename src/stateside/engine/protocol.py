@@ -155,16 +155,18 @@ class State(ABC):
         seat, is right for a game without hidden information."""
         return EVERY_SEAT
 
-    def describe(self, action, viewer: int | None) -> str:
+    def describe(self, action, viewer: int | None, text: str | None = None) -> str:
         """`action`, about to be taken here, in plain English as `viewer` may read it
         (None: everything, for a finished game and the referee's own record; SPECTATOR:
-        someone who holds no seat, who sees what every seat sees). The default:
+        someone who holds no seat, who sees what every seat sees). `text`, when the caller
+        has it, is action_to_string(action): the match layer asks every viewer's words of
+        every action, so the full words are not made again for each. The default:
         action_to_string for a seat in the audience (and the actor); otherwise only who
         acted. A game whose visible actions carry hidden details in their words (a card
         in hand named in "Ann put Virginia on day 10") overrides this."""
         actor = self.actor(action)
         if viewer is None or viewer == actor or sees(self.audience(action), viewer):
-            return self.action_to_string(action)
+            return text if text is not None else self.action_to_string(action)
         if actor == CHANCE:
             return "A card was drawn."
         return f"{self.names[actor]} made a hidden move."

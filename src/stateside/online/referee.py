@@ -325,7 +325,7 @@ class Referee:
                 elif kind == "closed":
                     table.closed, table.ended = str(rec.get("reason", "closed")), True
             except Exception as e:   # whatever the log holds, one table must not stop the referee
-                table.closed, table.ended = f"its log does not replay at record {seq} ({_plain(e)})", True
+                table.closed, table.ended = f"its log does not replay at record {seq} ({_said(e)})", True
             table.last_seq = seq
         self.tables[code] = table
         return table
@@ -395,7 +395,7 @@ class Referee:
         try:
             entry = self._apply(table, action, text)
         except IllegalActionError as e:   # listed as legal, refused when played: the game cannot go on
-            raise TableClosed(f"the rules refused an action they had offered ({_plain(e)})") from None
+            raise TableClosed(f"the rules refused an action they had offered ({_said(e)})") from None
         try:
             await self._append(table, record)
         except BaseException:
@@ -451,7 +451,7 @@ class Referee:
                 raise
             except Exception as e:   # a computer player or the rules failed: close this table only
                 log.exception("referee: table %s cannot go on", table.code)
-                await self._close(table, f"the game cannot go on ({_plain(e)})")
+                await self._close(table, f"the game cannot go on ({_said(e)})")
                 return
         if table.match.is_over() and not table.ended:
             await self._end(table)
@@ -655,7 +655,7 @@ class Referee:
             action = state.action_from_json(intent["action"])
             legal = action in state.legal_actions(seat)
         except Exception as e:   # whatever a client sends, a refusal: never a fault in the referee
-            return _refusal(f"malformed action for {table.match.game_id}: {_plain(e)}", iid)
+            return _refusal(f"malformed action for {table.match.game_id}: {_said(e)}", iid)
         if not legal:
             return _refusal(f"illegal action: {json.dumps(intent['action'])[:200]} is not one of your "
                             f"{len(state.legal_actions(seat))} legal actions", iid)
@@ -903,7 +903,7 @@ def new_match(game, seats: list, seed: int, setup: dict) -> Match:
         raise P.ProtocolError(str(e).removeprefix("the setup: ")[:300]) from None
 
 
-def _plain(error: Exception) -> str:
+def _said(error: Exception) -> str:   # what went wrong, briefly, for a refusal or a closed table
     text = str(error).strip()
     return (text or type(error).__name__)[:200]
 

@@ -792,10 +792,10 @@ class AmericaGame(State):
             return frozenset()
         return EVERY_SEAT
 
-    def describe(self, action, viewer: int | None) -> str:
+    def describe(self, action, viewer: int | None, text: str | None = None) -> str:
         # the words never name a topic the box shows (the next observation does, when
         # every seat sees it) nor an answer before its card is scored: one text for all
-        return self.action_to_string(action)
+        return text if text is not None else self.action_to_string(action)
 
     # --- a consistent world -----------------------------------------------------------------
     REPLAY_ATTEMPTS = 200    # v1_rules: an extra draw the record does not name is guessed

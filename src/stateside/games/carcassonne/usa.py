@@ -527,7 +527,7 @@ class MapGame(Game):
             return frozenset((self.current,))
         return EVERY_SEAT
 
-    def describe(self, action, viewer: int | None) -> str:
+    def describe(self, action, viewer: int | None, text: str | None = None) -> str:
         """The looker (and the full record) reads which tile a secret look showed; the others
         read only who looked."""
         if type(action) is Reveal and action.tile is not None and self.step == "reveal" \
@@ -535,7 +535,7 @@ class MapGame(Game):
             pos = self.revealing[0]
             return (f"the face-down tile near {self.map.town_near(pos).name} was shown to "
                     f"{self.conf.players[self.current]} only: tile {action.tile}")
-        return self.action_to_string(action)
+        return text if text is not None else self.action_to_string(action)
 
     def observation(self, seat: int) -> dict:
         """The setup, the log with others' secret looks hidden, and the map's state as

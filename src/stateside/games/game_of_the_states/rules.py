@@ -151,10 +151,10 @@ class GameOfTheStates(State):
     def audience(self, action):
         return self.engine.audience(action)
 
-    def describe(self, action, viewer: int | None) -> str:
+    def describe(self, action, viewer: int | None, text: str | None = None) -> str:
         if viewer is None or viewer == self.actor(action) or not isinstance(action, str) \
                 or not self.engine.is_legal(action):
-            return self.action_to_string(action)
+            return text if text is not None else self.action_to_string(action)
         return self.engine.describe_for(action, viewer)
 
     @classmethod

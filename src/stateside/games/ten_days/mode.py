@@ -97,7 +97,6 @@ class TenDaysMode(TurnBasedMode):
         self._cursor: tuple | None = None     # (match, n, state after n, entry n-1): the log's words
         self._online_texts: dict[int, str] = {}   # online: the referee's words for each move
         self._online_hidden: set[int] = set()     # online: the moves this seat may not see
-        self._online_states: dict = {}            # online: the game as this seat knew it before each move
 
         # --- left: the replay's controls, the map, the player's ten days
         left = QWidget()
@@ -285,7 +284,7 @@ class TenDaysMode(TurnBasedMode):
         self.hint_box.blockSignals(False)
         self._mark, self._queued, self._cursor = None, [], None
         if self.online is None:
-            self._online_texts, self._online_hidden, self._online_states = {}, set(), {}
+            self._online_texts, self._online_hidden = {}, set()
 
     def extra_save(self) -> dict:
         return {"hint": self.hint_on}
@@ -348,11 +347,6 @@ class TenDaysMode(TurnBasedMode):
         after.apply_action(entry.action)
         self._cursor = (m, entry.index + 1, after, entry)
         return state
-
-    def state_before(self, index: int):
-        if self.online is not None and index in self._online_states:
-            return self._online_states[index]
-        return super().state_before(index)
 
     def hidden_here(self, entry: LogEntry, before=None) -> bool:
         """Whether a person at this screen, other than the one who acted, may not see this
@@ -457,7 +451,6 @@ class TenDaysMode(TurnBasedMode):
             elif g.phase == PLACE:
                 text = f"{name} placed the card on a day or kept the journey"
         self._online_texts[entry["n"]] = text.rstrip(".")
-        self._online_states[entry["n"]] = g.clone()   # the log's marks: guessed moves do not replay
         if entry.get("hidden"):
             self._online_hidden.add(entry["n"])
         if not entry.get("hidden") and g.current_player() == CHANCE:

@@ -379,9 +379,9 @@ class TenDaysState(State):
             return frozenset((self.current,))
         return EVERY_SEAT
 
-    def describe(self, action, viewer: int | None) -> str:
+    def describe(self, action, viewer: int | None, text: str | None = None) -> str:
         if viewer is None or viewer == self.current or self.pending == START:
-            return self.action_to_string(action)
+            return text if text is not None else self.action_to_string(action)
         name = self._setup["players"][self.current]
         if self.pending == DEAL:
             return f"{name} was dealt a card"
@@ -392,7 +392,7 @@ class TenDaysState(State):
             return f"{name} put a card on day {index + 1}"
         if kind == "day":   # neither the card put there nor the one taken up is seen
             return f"{name} put the card on day {index + 1} in place of the one there"
-        return self.action_to_string(action)   # draw, take, keep, discard: all in sight
+        return text if text is not None else self.action_to_string(action)   # draw, take, keep, discard: in sight
 
     # --- hidden information ---------------------------------------------------------------
     @classmethod
