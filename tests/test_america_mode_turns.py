@@ -411,10 +411,11 @@ class FakeSession:
 
 
 @pytest.mark.parametrize("one_at_a_time", [True, False])
-def test_an_online_screen_guesses_the_unseen_first_topic_right(qtbot, mode, one_at_a_time):
+def test_an_online_screen_agrees_with_its_seats_view_of_the_unseen_first_topic(qtbot, mode, one_at_a_time):
     """The referee draws the game's first topic before anyone may see it, then the second
     (seen: both are offered). Whether this screen hears of the draws together or one by
-    one, its match ends up with the referee's draws, and its observation is the seat's."""
+    one, its observation is the seat's, its legal actions the referee's, and its log reads
+    as the referee told it, the first draw unseen and naming no topic."""
     r = rules_on(bundled_deck())
     table = Match(r, ["human", "ai:easy"], 9, r.default_setup(2))
     table.run_until_human()          # the two draws, then seat 0 chooses
@@ -427,9 +428,11 @@ def test_an_online_screen_guesses_the_unseen_first_topic_right(qtbot, mode, one_
     for view in (views if one_at_a_time else views[1:]):
         mode.online_update(view)
         assert mode.game.observation(0) == view["observation"]
-        assert mode._unsettled == ({0} if view["n"] == 1 else set())   # a guess, until the second draw
-    assert mode.match.actions == table.actions
-    assert not mode.log_panel.lines()[0].text.startswith("draw:")
+        assert mode.game.legal_actions(0) == view["legal"]
+        assert [e.text for e in mode.match.log] == [x["text"] for x in view["entries"]]
+    assert not mode.match.log[0].seen_by(0) and mode.match.log[1].seen_by(0)
+    first = table.log[0].action[len("draw:"):]
+    assert first not in mode.log_panel.lines()[0].text and not mode.log_panel.lines()[0].text.startswith("draw:")
     mode.leave_online()
     assert "rules" not in mode.__dict__   # back to the decks of this computer
     mode.attach_online(FakeSession(0))

@@ -56,8 +56,7 @@ def test_two_screens_play_a_whole_game_of_america_online(qtbot, show_mode, serve
                      seed=seed)
 
     rng = random.Random(seed)
-    guesses = []   # (screen, the actions it held) when it last agreed with its seat's view
-    clicks = agreed = 0
+    clicks = agreed = hidden = 0
     modes = (a, b)
     while any(m.online is not None for m in modes):
         qtbot.waitUntil(lambda: any(m.online is None or m.is_human_turn() or m.busy() for m in modes),
@@ -76,7 +75,10 @@ def test_two_screens_play_a_whole_game_of_america_online(qtbot, show_mode, serve
             if view is not None and view["n"] == len(m.match.log):
                 assert g.observation(seat) == view["observation"]
                 assert g.legal_actions(seat) == view["legal"]
-                guesses.append((m, list(m.match.actions)))
+                # the log reads as the referee told this seat, its hidden draws marked so
+                assert [(e.seat, e.text, e.seen_by(seat)) for e in m.match.log] == [
+                    (x["seat"], x["text"], not x.get("hidden")) for x in view["entries"]]
+                hidden += sum(1 for x in view["entries"] if x.get("hidden"))
                 agreed += 1
             legal = g.legal_actions(seat)
             places = [x for x in legal if x.startswith("place:")]
@@ -93,8 +95,6 @@ def test_two_screens_play_a_whole_game_of_america_online(qtbot, show_mode, serve
         assert m.final_scores.isVisible() and not m.next_button.isVisible()
     replayed = Match.from_json(a.save_state(), "the online game")
     assert replayed.state.returns() == a.game.returns()
-    # The hidden first topic: every screen's guess agreed with what the referee drew.
-    assert agreed >= clicks // 2 and guesses
-    for m, actions in guesses:
-        assert actions == final[:len(actions)]
+    # Every screen agreed with its seat's view, the hidden first topic among it.
+    assert agreed >= clicks // 2 and hidden
     assert any(e.seat == 2 for e in a.match.log)   # the referee's computer played too

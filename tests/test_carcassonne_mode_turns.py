@@ -10,13 +10,14 @@ import pytest
 from stateside.app.mode import GameMode
 from PySide6.QtCore import Qt
 
+from stateside.engine.following import follow
 from stateside.engine.match import Match
 from stateside.engine.protocol import CHANCE
 from stateside.engine.saves import read_save, save_game
 from stateside.games.carcassonne.engine import Game, Setup
 from stateside.games.carcassonne.mode import CarcassonneMode
 from stateside.games.carcassonne.tile_art import SEAT_COLOURS
-from stateside.games.carcassonne.usa import Reveal
+from stateside.games.carcassonne.usa import Look, Reveal
 from audience_oracle import hidden_from
 from stateside.selfplay import play_match
 
@@ -129,11 +130,6 @@ def test_the_log_never_names_a_tile_a_seat_may_not_see(qtbot, mode):
                 assert hidden == set()                               # a flip is public
         state.apply_action(e.action)
     assert secret == 3
-    # Online, another seat's look arrives as Reveal(None): its line says the same.
-    mode.online_stand_in({"seat": CHANCE, "hidden": True})   # no game in "reveal" here: a plain stand-in
-    look = next(e for e in mode.match.log if type(e.action) is Reveal and "only" in e.text)
-    look.action = Reveal(None)
-    assert mode.log_text(look) == lines[look.index]
 
 
 def saved_match(tmp_path, seats=("ai:easy", "ai:easy"), seed=3, **setup) -> Match:
@@ -303,35 +299,31 @@ def test_people_at_one_screen_pass_it_on_once_someone_has_looked_at_a_face_down_
 
 
 def test_online_a_tile_someone_else_looked_at_first_is_named_once_this_seat_looks_too(qtbot, mode):
-    """online_reconcile: the referee's observation names a face-down tile this screen's copy
-    holds as unknown (it saw only Reveal(None)); the copy then agrees with it."""
-    source = looking_game()
-    first_look = next(i for i, e in enumerate(source.log) if type(e.action) is Reveal and "only" in e.text)
-    looker = source.log[first_look - 1].seat
-    me = (looker + 1) % 3
-    referee = source.state_after(first_look + 1)
-    pos = next(p for p, seats in referee.known.items() if looker in seats)
-    local = Match("carcassonne", ["human"] * 3, source.seed, source.initial_setup)
-    for e in source.log[:first_look + 1]:
-        if e.index == first_look:
-            local.state.partial = True
-            local.apply(Reveal(None))
-        else:
-            local.apply(e.action)
-    mode.install(local)
-    assert mode.log_text(local.log[first_look]) == source.log[first_look].text
-    # Later this seat looks at the same tile: no chance action, the referee just shows it.
-    for state in (referee, mode.game):
-        state.known[pos] = state.known[pos] | {me}
-    observation = referee.observation(me)
-    assert mode.game.observation(me) != observation and mode.game.covert[pos] is None
+    """The online copy (engine.following): another seat's look reaches this seat hidden, and
+    the square stays face down here; when this seat looks at the same tile later (no chance
+    action: the referee just shows it), the copy shows it on its square. Seed 0 of three
+    easy computers on USA West: seat 0 looks at (9, 8), known to another, at entry 35."""
+    source = Match("carcassonne", ["ai:easy"] * 3, 0, {**Game.default_setup(3), "variant": "usa-west"})
+    while len(source.log) < 36:
+        source.step()
+    me, pos = 0, (9, 8)
+    look = source.log[35]
+    assert look.seat == me and look.action == Look(*pos)
+    assert me not in source.state_after(35).known[pos] and source.state_after(35).known[pos]
+    views = []
+    for e in source.log:
+        state = source.state_after(e.index)
+        views.append({"n": e.index, "seat": e.seat, "text": e.words_for(me), **(
+            {"action": state.action_to_json(e.action)} if e.seen_by(me) else {"hidden": True})})
+    assert any(v.get("hidden") for v in views[:35])
 
-    class Session:
-        seat = me
-    mode.online = Session()
-    try:
-        mode.online_reconcile(observation)
-    finally:
-        mode.online = None
-    assert mode.game.observation(me) == observation
-    assert mode.game.covert[pos] == referee.covert[pos]
+    def shown(state):   # the tile this seat's view shows on the square (None: face down, unknown)
+        return next(c["tile"] for c in state.observation(me)["covert"] if tuple(c["square"]) == pos)
+    local = Match("carcassonne", ["human"] * 3, source.seed, source.initial_setup)
+    done = follow(local, me, views[:35], {}, source.state_after(35).observation(me), 35)
+    mode.install(local)
+    assert not done.disagreed and shown(mode.game) is None
+    done = follow(local, me, views, {}, source.state.observation(me), len(views))
+    assert not done.disagreed and [e.index for e in done.entries] == [35]
+    assert mode.game.observation(me) == source.state.observation(me)
+    assert shown(mode.game) == shown(source.state) is not None

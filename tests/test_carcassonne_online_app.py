@@ -16,7 +16,7 @@ pytest.importorskip("nats", reason="online play needs nats-py (pip install '.[on
 from stateside.app.online import OnlineSession  # noqa: E402
 from stateside.engine.match import Match, seat_rng_seed  # noqa: E402
 from stateside.games.carcassonne.mode import CarcassonneMode  # noqa: E402
-from stateside.games.carcassonne.usa import Follow, Lay, Reveal  # noqa: E402
+from stateside.games.carcassonne.usa import Follow, Lay  # noqa: E402
 from stateside.online.server import find_nats_server  # noqa: E402
 from online_support import RefereeThread, server, two_at_one_table  # noqa: E402,F401  (server: a fixture)
 
@@ -107,8 +107,8 @@ def test_on_a_map_each_screen_agrees_with_the_referee_about_the_secret_looks(qtb
     for m in modes:
         seat = m.online.seat
         log = m.match.log
-        # Others' looks reached this screen as Reveal(None), said in words that name no tile.
-        others = [e for e in log if e.action == Reveal(None)]
+        # Others' looks reached this screen hidden, said in words that name no tile.
+        others = [e for e in log if not e.seen_by(seat)]
         looks += len(others)
         for e in others:
             assert m.log_text(e).startswith("the face-down tile was shown to") and "only" in m.log_text(e)

@@ -41,9 +41,10 @@ def until_the_computer_waits(qtbot, mode, limit=400):
         if mode.game.is_terminal():
             return False
         if not mode.is_human_turn():
-            last = next(e for e in reversed(mode.match.log) if e.seat != CHANCE)
-            if last.seat == 0:
+            last = next((e for e in reversed(mode.match.log) if e.seat != CHANCE), None)
+            if last is not None and last.seat == 0:
                 return True
+            # (the computer's move, or chance timed before anyone moved: a spin on its way)
             qtbot.waitUntil(lambda: mode.is_human_turn() or mode.game.is_terminal(), timeout=BEAT_MS + 10000)
             continue
         g = mode.game

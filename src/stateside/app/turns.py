@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import html
 import json
-import random
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
@@ -36,6 +35,7 @@ from stateside.app.mode import AI_DELAY_MS, GameMode
 from stateside.app.movelog import NO_COLOUR, LogLine, MoveLogPanel
 from stateside.app.replay import ReplayBar
 from stateside.board.plain import button_text, plain_label
+from stateside.engine.following import follow
 from stateside.engine.match import LogEntry, Match, chance_rng, sample_chance
 from stateside.engine.protocol import CHANCE, SIMULTANEOUS, SPECTATOR, State
 from stateside.errors import IllegalActionError, SaveError
@@ -692,9 +692,9 @@ class TurnBasedMode(LogLinks, GameMode):
     # ------------------------------------------------------------------ online play
     # A session (stateside.app.online.OnlineSession) has: seat, table, send(action_json),
     # close(), and the signals update(view), connection(bool), refused(str), ended(result).
-    # The match here is the table's game as this seat knows it: moves it may not see are
-    # stood in for (online_stand_in) and then made to agree with the referee's observation
-    # (online_reconcile); when the game ends, the referee's whole log replaces it.
+    # The match here is the table's game as this seat knows it (engine.following): moves it
+    # may not see are stood in for, and the world is made to agree with each observation
+    # the referee sends; when the game ends, the referee's whole log replaces it.
     def attach_online(self, session) -> None:
         if self.online is not None:
             self.leave_online()
@@ -730,8 +730,8 @@ class TurnBasedMode(LogLinks, GameMode):
             self.install(offline)
 
     def online_update(self, view: dict) -> None:
-        """The seat's view from the referee: apply the entries not yet here, then make what
-        this seat cannot see agree with its observation."""
+        """The seat's view from the referee: the entries not yet here, in a world that agrees
+        with all this seat was told (engine.following; the rules deal what it cannot see)."""
         if self.online is None or view["status"] == "lobby":
             return
         if not self._online_started:   # the table's game replaces whatever was on screen
@@ -740,51 +740,18 @@ class TurnBasedMode(LogLinks, GameMode):
                 return   # the table's sync has not come yet (a host's first view can be ahead of it)
             self._online_started = True
             self.install(Match(self.rules, info["seats"], 0, info["setup"]))
-        observed = view.get("observed") or {}
-        for entry in view["entries"][len(self.match.log):]:
-            # What this seat saw before this entry: the world here agrees with it first, so
-            # that a move after a hidden one is played on the right cards.
-            before = observed.get(len(self.match.log))
-            if before is not None and self.game.observation(self.online.seat) != before:
-                self.online_reconcile(before)
-            self._online_entry(entry)
-        if len(self.match.log) == view["n"] and view.get("observation") is not None:
-            if self.game.observation(self.online.seat) != view["observation"]:
-                self.online_reconcile(view["observation"])
+        seat = self.online.seat
+        done = follow(self.match, seat, view["entries"], view.get("observed") or {},
+                      view.get("observation"), view["n"])
+        self._online_before.update(done.before)
+        for entry in done.entries:
+            if entry.seat == seat:
+                self.online_unconfirmed = max(0, self.online_unconfirmed - 1)
+            self._log_entry(entry)
+        if done.disagreed:
+            self.status.emit("This screen could not agree with the table; it goes on with the table's word.")
         self.schedule()
         self.changed.emit()
-
-    def _online_entry(self, entry: dict) -> None:
-        g = self.game
-        self._online_before[len(self.match.log)] = g.clone()
-        if entry.get("hidden"):
-            action = self.online_stand_in(entry)
-        else:
-            action = g.action_from_json(entry["action"])
-        done = self.match.apply(action)
-        if entry["seat"] == self.online.seat:
-            self.online_unconfirmed = max(0, self.online_unconfirmed - 1)
-        if entry.get("hidden"):
-            done.text = entry.get("text", done.text)
-        self._log_entry(done)
-
-    def online_stand_in(self, entry: dict):
-        """A move this seat may not see: something that stands in for it until the
-        observation says more (the first chance outcome or legal action)."""
-        g = self.game
-        actor = g.current_player()
-        return g.chance_outcomes()[0][0] if actor == CHANCE else g.legal_actions(actor)[0]
-
-    def online_reconcile(self, observation: dict) -> None:
-        """Make the hidden part of the local game agree with the referee's observation: the
-        rules deal a world this seat cannot tell from the table's (State.consistent_with)."""
-        seat = self.online.seat
-        world = self.rules.consistent_with(self.match.initial_setup, seat, observation,
-                                           random.Random(len(self.match.log)))
-        if world is None or world.observation(seat) != observation:
-            self.status.emit("This screen could not agree with the table; it goes on with the table's word.")
-            return
-        self.match.take_world(world)
 
     def _online_connection(self, up: bool) -> None:
         self.online_note = "" if up else "Connection lost: reconnecting\u2026"

@@ -262,6 +262,13 @@ class Match:
             raise TypeError(f"a world of {type(state).__name__}, not of {type(self.state).__name__}")
         self.state = state
 
+    def tell(self, seat: int, action, text: str, audience: frozenset[int] | None) -> LogEntry:
+        """Log an action as a table told it, without applying it here (online: a move this
+        seat's world could not take; take_world then puts the world after it)."""
+        entry = LogEntry(len(self.log), seat, action, text, audience=audience)
+        self.log.append(entry)
+        return entry
+
     def state_after(self, n: int) -> State:
         """A fresh state replayed to its first n actions (for replays and previews)."""
         state = self.rules.new(self.initial_setup)

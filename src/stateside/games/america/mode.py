@@ -29,7 +29,6 @@ from stateside.app.turns import ScoreTable, TurnBasedMode
 from stateside.board.plain import plain_label
 from stateside.board.view import CALLOUT_STATES, TAB_H, TAB_W
 from stateside.engine.match import HUMAN, LogEntry, Match
-from stateside.engine.protocol import CHANCE
 from stateside.errors import SaveError, StatesideError
 from stateside.games.america import deck as decks
 from stateside.games.america import rules
@@ -79,8 +78,6 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         self._menu_actions: list[QAction] = []
         self._hatch_layer = None
         self._hatch: dict[str, HatchItem] = {}
-        self._online_view: dict | None = None
-        self._unsettled: set[int] = set()   # online: log positions holding a guessed hidden draw
         self._build()
         try:
             rules.bundled_deck()
@@ -290,7 +287,6 @@ class AmericaMode(DeckMenu, TurnBasedMode):
             self.match.rules = rules_on(self.game.deck)
         self.revealing = state is not None and self._just_scored(self.match)
         self._scored_cards = len(self.game.results)
-        self._unsettled = set()
         self.highlight_entry(None)
 
     @staticmethod
@@ -449,10 +445,7 @@ class AmericaMode(DeckMenu, TurnBasedMode):
             if action.startswith("choose:") and shown is not None and shown.title in entry.text:
                 self._card_frame(colour, 3)   # the card on show is the one chosen
 
-    # --- online play ----------------------------------------------------------------------
-    # Only the first topic of a game comes out of the box unseen (the second shows both);
-    # the screen stands in a guess for it from what the table's view shows, and makes the
-    # guesses agree once the view says more.
+    # --- online play (the frame's; engine.following deals what this seat cannot see) ------
     def attach_online(self, session) -> None:
         # the table plays the bundled deck: a deck added here is not the referee's
         self.rules = rules_on(decks.load_deck(decks.default_folder()))
@@ -469,67 +462,9 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         return match
 
     def online_update(self, view: dict) -> None:
-        self._online_view = view
-        if self.online is not None and self._online_started and self._unsettled and view.get("observation"):
-            self._regather(lambda guessed: guessed.actions != self.match.actions)
         super().online_update(view)
         if self._note_scoring():
             self.refresh()
-
-    def online_stand_in(self, entry: dict):
-        action, sure = self._guess_draw(self.game, self._online_view or {}, len(self.match.log))
-        if not sure:
-            self._unsettled.add(len(self.match.log))
-        return action
-
-    def online_reconcile(self, observation: dict) -> None:
-        if not self._regather(lambda guessed: guessed.state.observation(self.online.seat) == observation):
-            super().online_reconcile(observation)
-
-    def _regather(self, better) -> bool:
-        """Guess the hidden moves again from the latest view; keep the guesses if better(match)."""
-        guessed = self._match_from_view(self._online_view, len(self.match.log))
-        if not better(guessed):
-            return False
-        self.match.log, self.match.state = guessed.log, guessed.state
-        self._fill_log()
-        return True
-
-    def _match_from_view(self, view: dict, upto: int) -> Match:
-        """The table's first `upto` moves, with the best guess for each hidden one."""
-        info = view["info"]
-        m = Match(self.rules, info["seats"], 0, info["setup"])
-        self._unsettled = set()
-        for k, entry in enumerate(view["entries"][:upto]):
-            if entry.get("hidden"):
-                action, sure = self._guess_draw(m.state, view, k)
-                if not sure:
-                    self._unsettled.add(k)
-                m.apply(action).text = entry.get("text", "")
-            else:
-                m.apply(m.state.action_from_json(entry["action"]))
-        return m
-
-    @staticmethod
-    def _guess_draw(state: AmericaGame, view: dict, index: int) -> tuple[str, bool]:
-        """A hidden draw at log position `index`: a topic the seat's view shows (offered, in
-        play or scored) that no later move draws, if there is one (sure); otherwise any
-        draw that leaves the later moves possible."""
-        if state.current_player() != CHANCE:   # not a draw: whatever the seat could have done
-            return state.legal_actions(state.current_player())[0], False
-        entries = view.get("entries", [])
-        later = [e["action"] for e in entries[index + 1:] if not e.get("hidden") and
-                 isinstance(e.get("action"), str) and e["action"].startswith("draw:")]
-        taken = {state.topics[a[5:]].card for a in later if a[5:] in state.topics}
-        outcomes = [a for a, _ in state.chance_outcomes()]
-        open_ = [a for a in outcomes if state.topics[a[5:]].card not in taken and a not in later]
-        obs = view.get("observation") or {}
-        seen = list(obs.get("offered") or []) + [obs.get("topic")] + [
-            t for r in obs.get("results") or [] for t in [r.get("topic"), *(r.get("offered") or [])]]
-        for topic in seen:
-            if topic and f"draw:{topic}" in open_:
-                return f"draw:{topic}", True
-        return (open_ or outcomes)[0], False
 
     # --- drawing --------------------------------------------------------------------------
     def on_activate(self) -> None:

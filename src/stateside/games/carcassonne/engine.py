@@ -988,9 +988,10 @@ class Game(State):
         log (the board, followers, scores and the stack's counts all follow from replaying
         it). On the open table everything is public, so this is the game itself; the USA
         maps deal the face-down tiles others looked at (MapGame._rebuild)."""
-        if observation.get("setup") != setup:
+        game = cls.new(setup)   # (the setup as the game keeps it: a map's tile sets are its own)
+        if observation.get("setup") != game.setup:
             raise ValueError("the observation belongs to another game's setup")
-        return cls.new(setup)._rebuild(seat, observation, rng)
+        return game._rebuild(seat, observation, rng)
 
     def _rebuild(self, seat: int, observation: dict, rng) -> "Game":
         for a in observation["actions"]:

@@ -35,7 +35,7 @@ from .panels import (KINDS, HandWidget, ScoreBoard, TilesLeftDialog, chosen_seat
 from .shapes import segment_at
 from .table import TARGET, TableScene, TableView
 from .tile_art import SEAT_COLOURS, SEAT_NAMES
-from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD, tile_by_id
+from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD
 from .usa import ChipDraw, Follow, Lay, Look, MapGame, Reveal
 
 PANEL_WIDTH = 310
@@ -415,30 +415,6 @@ class CarcassonneMode(TurnBasedMode):
             self.pending = None
             self.chosen = None
             self.rot = 0
-
-    # ---------------------------------------------------------------- online play
-    def online_stand_in(self, entry: dict):
-        """Someone else's secret look: this seat's copy records it as Reveal(None)."""
-        g = self.game
-        if isinstance(g, MapGame) and g.step == "reveal" and g.revealing[1] == "look":
-            g.partial = True
-            return Reveal(None)
-        return super().online_stand_in(entry)
-
-    def online_reconcile(self, observation: dict) -> None:
-        """A face-down tile someone else looked at first, and this seat looked at since:
-        the referee's observation names it; take it from the pool onto its square."""
-        g = self.game
-        if isinstance(g, MapGame):
-            for c in observation.get("covert", ()):
-                pos, tile = tuple(c["square"]), c["tile"]
-                t = tile_by_id()[tile].index if tile is not None else None
-                if t is not None and g.covert.get(pos) is None and g.deck.get(t):
-                    g._take(t)
-                    g.covert[pos] = t
-            if g.observation(self.online.seat) == observation:
-                return
-        super().online_reconcile(observation)
 
     def _not_now(self) -> None:
         """Why a click does nothing now."""
@@ -879,15 +855,6 @@ class CarcassonneMode(TurnBasedMode):
             self.table.flash([tuple(s) for s in squares], TARGET)
 
     # ---------------------------------------------------------------- the move log
-    def log_text(self, entry) -> str:
-        """The match's own words. A look at a face-down tile names no tile (the rules' text
-        says only who saw it); online, someone else's look arrives as Reveal(None)."""
-        if type(entry.action) is Reveal and entry.action.tile is None:
-            m = self.replaying or self.match
-            seat = next((e.seat for e in reversed(m.log[:entry.index]) if e.seat >= 0), None)
-            return f"the face-down tile was shown to {m.names[seat] if seat is not None else 'its looker'} only"
-        return entry.text
-
     def _entry_square(self, entry) -> tuple[int, int] | None:
         """The square a logged move concerns: the tile it laid, the face-down tile it looked
         at or flipped, the town whose chip it took."""

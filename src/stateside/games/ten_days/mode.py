@@ -32,7 +32,7 @@ from stateside.games.ten_days.ai import changes_needed
 from stateside.games.ten_days.cards import face_of, faces_of, is_state, load_cards
 from stateside.games.ten_days.journey import DAYS, a_card, check_journey, travel_rules
 from stateside.games.ten_days.rules import (
-    CARD, DEAL, DISCARD, DRAW, MAX_PLAYERS, PILES, PLACE, START, TenDaysState, full_deck,
+    CARD, DEAL, DISCARD, DRAW, MAX_PLAYERS, PILES, PLACE, START, TenDaysState,
 )
 from stateside.games.ten_days.widgets import CardRow, CardSlot, FitScrollArea, LabelChip
 
@@ -95,8 +95,6 @@ class TenDaysMode(TurnBasedMode):
         self._mark: LogEntry | None = None    # the logged move shown on the table and map
         self._queued: list[str] = []          # online: the rest of one click (keep, then discard)
         self._cursor: tuple | None = None     # (match, n, state after n, entry n-1): the log's words
-        self._online_texts: dict[int, str] = {}   # online: the referee's words for each move
-        self._online_hidden: set[int] = set()     # online: the moves this seat may not see
 
         # --- left: the replay's controls, the map, the player's ten days
         left = QWidget()
@@ -283,8 +281,6 @@ class TenDaysMode(TurnBasedMode):
         self.hint_box.setChecked(self.hint_on)
         self.hint_box.blockSignals(False)
         self._mark, self._queued, self._cursor = None, [], None
-        if self.online is None:
-            self._online_texts, self._online_hidden = {}, set()
 
     def extra_save(self) -> dict:
         return {"hint": self.hint_on}
@@ -364,7 +360,7 @@ class TenDaysMode(TurnBasedMode):
         if entry.index < DEAL_ENTRIES * len(m.seats):   # (the entry that completes a player's ten days)
             return f"{m.names[entry.seat]} took ten cards"
         if self.online is not None:   # online, the referee has said what this seat may read
-            text = self._online_texts.get(entry.index, entry.text)
+            text = entry.text.rstrip(".")
             return text[:1].upper() + text[1:]
         before = self._before(entry)
         name = before.names[before.current]
@@ -407,7 +403,7 @@ class TenDaysMode(TurnBasedMode):
         seat = before.current if entry.seat == CHANCE and before.pending != START else entry.seat
         colour = self.seat_colour(seat)
         if self.online is not None:   # only our own cards are known for sure here
-            seen = entry.index not in self._online_hidden and (entry.seat == CHANCE or seat == self.online.seat)
+            seen = entry.seen_by(self.online.seat) and (entry.seat == CHANCE or seat == self.online.seat)
         else:
             seen = not self.hidden_here(entry, before)
         table, days, states = {}, {}, []
@@ -437,83 +433,7 @@ class TenDaysMode(TurnBasedMode):
             states.append(face_of(card))
         return table, days, states, colour
 
-    # --- online play: what the frame's generic table play needs from this game --------------
-    # What others hold and the deck's order are unknown here: their hidden moves and draws
-    # are stood in for (the frame's online_stand_in) and then made to agree with the
-    # referee's observation (online_reconcile).
-    def _online_entry(self, entry: dict) -> None:
-        g = self.game
-        text = entry.get("text", "")   # the referee's words, not this screen's guess at hidden cards
-        if entry.get("hidden"):        # in the words of a game at one screen
-            name = g.names[g.current]
-            if entry["seat"] == CHANCE:
-                text = f"The deck gave {name} a card, face down"
-            elif g.phase == PLACE:
-                text = f"{name} placed the card on a day or kept the journey"
-        self._online_texts[entry["n"]] = text.rstrip(".")
-        if entry.get("hidden"):
-            self._online_hidden.add(entry["n"])
-        if not entry.get("hidden") and g.current_player() == CHANCE:
-            self._online_into_deck(g.action_from_json(entry["action"])[len(CARD):])
-        super()._online_entry(entry)
-
-    def _online_into_deck(self, card: str) -> None:
-        """A card the deck gives us: if this screen had guessed it into another's hand,
-        swap it with one from the deck (neither guess was seen by anyone)."""
-        g = self.game
-        if g.deck.get(card):
-            return
-        swap = next(iter(g.deck))
-        for s, place in [*enumerate(g.journeys), *((None, p) for p in g.piles)]:
-            if s != self.online.seat and card in place:   # (a pile: fixed by the next reconcile)
-                place[place.index(card)] = swap
-                break
-        else:
-            if g.held != card:
-                return   # not ours to move: applying the draw says what is wrong
-            g.held = swap
-        g.deck[card] += 1
-        g._draw(swap)
-
-    def online_reconcile(self, obs: dict) -> None:
-        g, me = self.game, self.online.seat
-        g.piles = [list(p) for p in obs["piles"]]
-        g.journeys[me] = list(obs["journey"])
-        g.phase, g.current, g.turns, g.winner = obs["phase"], obs["current"], obs["turns"], obs["winner"]
-        if obs["held"] is not None:
-            g.held = obs["held"]
-        if g.winner is not None:
-            g.journeys[g.winner] = list(obs["winning_journey"])
-        # Every card not in sight goes back among the others' days, their held card and the
-        # deck: a card that may stay where it was guessed stays, the others are dealt anew.
-        seen = Counter(c for p in g.piles for c in p)
-        seen.update(c for c in g.journeys[me] if c is not None)
-        if g.winner is not None and g.winner != me:
-            seen.update(g.journeys[g.winner])
-        if g.held is not None and g.current == me:
-            seen[g.held] += 1
-        unseen = full_deck() - seen
-        slots = [(s, d) for s in range(g.players) if s not in (me, g.winner)
-                 for d in range(DAYS) if g.journeys[s][d] is not None]
-        if g.held is not None and g.current != me:
-            slots.append((None, None))
-        redeal = []
-        for s, d in slots:
-            card = g.held if s is None else g.journeys[s][d]
-            if unseen[card] > 0:
-                unseen[card] -= 1
-            else:
-                redeal.append((s, d))
-        spare = sorted(unseen.elements())
-        for (s, d), card in zip(redeal, spare):
-            if s is None:
-                g.held = card
-            else:
-                g.journeys[s][d] = card
-        g.deck = Counter(spare[len(redeal):])
-        if g.observation(me) != obs:
-            super().online_reconcile(obs)   # says so
-
+    # --- online play (the frame's; engine.following keeps the world here) ----------------
     def _online_refused(self, reason: str) -> None:
         self._queued = []
         super()._online_refused(reason)
