@@ -688,6 +688,13 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
         _quiet_offscreen_warnings()
+    if QApplication.instance() is None:   # Qt aborts with a core dump if its X11 plugin cannot load
+        from stateside.app.desktop_libs import missing_window_libraries
+
+        problem = missing_window_libraries()
+        if problem:
+            print(problem, file=sys.stderr)
+            return 1
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)
