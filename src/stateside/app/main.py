@@ -156,6 +156,7 @@ class MainWindow(QMainWindow):
         game.addSeparator()
         self.act_undo = action(game, "&Undo", self.undo, QKeySequence.Undo)
         self._build_beat_menu(game)
+        self._build_turn_cue(game)
         self.mode_menu_separator = game.addSeparator()   # the active game's own actions follow
         self.mode_menu_actions: list[QAction] = []
         game.addSeparator()
@@ -194,6 +195,18 @@ class MainWindow(QMainWindow):
             a.triggered.connect(lambda _=False, ms=ms: self.set_undo_beat(ms))
             group.addAction(a)
             menu.addAction(a)
+
+    def _build_turn_cue(self, game) -> None:
+        """The turn cue (app/cue.py) and its setting: a sound as well as the window's alert."""
+        from stateside.app.cue import TurnCue
+
+        self.cue = TurnCue(self, self.settings, cache_file("turn-cue.wav") if self.persist else None)
+        text = "&Sound when it is your turn" if self.cue.can_play_sound() else "&Beep when it is your turn"
+        self.act_turn_sound = QAction(text, self, checkable=True)
+        self.act_turn_sound.setChecked(self.cue.sound)
+        self.act_turn_sound.setToolTip("When it becomes your turn while the window is in the background")
+        self.act_turn_sound.toggled.connect(self.cue.set_sound)
+        game.addAction(self.act_turn_sound)
 
     def set_undo_beat(self, ms: int) -> None:
         GameMode.undo_beat_ms = ms
@@ -302,6 +315,8 @@ class MainWindow(QMainWindow):
             mode.status.connect(lambda text, m=mode: self._mode_status(m, text))
             mode.changed.connect(self.refresh_actions)
             mode.changed.connect(self._autosave_timer.start)
+            if hasattr(mode, "turn_came"):   # turn-based modes: the window's turn cue
+                mode.turn_came.connect(self.cue.turn_came)
             self.modes[mode_id] = mode
             self.stack.addWidget(mode)
             resumed = self._resume(mode)
