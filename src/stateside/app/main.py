@@ -95,6 +95,9 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget()
         self.setCentralWidget(self.stack)
         self.stack.setStyleSheet("QFrame#sidePanel { background: #f7f5ef; border-left: 1px solid #d8d2c4; }")
+        from stateside.app.history import HistoryKeeper   # Game > History: every finished game kept
+
+        self.history = HistoryKeeper(self, config_dir() / "history" if persist else None)
         # Built before the first paint: built after it (tried for start-up) they saved no
         # measurable time, and the map jumped down under them a moment later.
         self._build_chrome()
@@ -151,6 +154,7 @@ class MainWindow(QMainWindow):
         self.act_new = action(game, "&New game\u2026", self.new_game, QKeySequence.New)
         self.act_open = action(game, "&Open saved game\u2026", self.open_file, QKeySequence.Open)
         self.act_save = action(game, "&Save game as\u2026", self.save_file, QKeySequence.Save)
+        self.act_history = action(game, "&History of games\u2026", self.show_history, "Ctrl+H")
         self.act_online = action(game, "Play on&line\u2026", self.play_online)
         self.act_replay = action(game, "&Replay\u2026", self.replay, "Ctrl+R")
         game.addSeparator()
@@ -265,6 +269,11 @@ class MainWindow(QMainWindow):
             return
         start_replay(self)
 
+    def show_history(self) -> None:
+        from stateside.app.history import show_history
+
+        show_history(self)
+
     def update_title(self) -> None:
         """"name.json \u2013 Game \u2013 Stateside" while a file is open in the mode shown."""
         mode = self.current
@@ -315,6 +324,7 @@ class MainWindow(QMainWindow):
             mode.status.connect(lambda text, m=mode: self._mode_status(m, text))
             mode.changed.connect(self.refresh_actions)
             mode.changed.connect(self._autosave_timer.start)
+            self.history.watch(mode)
             if hasattr(mode, "turn_came"):   # turn-based modes: the window's turn cue
                 mode.turn_came.connect(self.cue.turn_came)
             self.modes[mode_id] = mode
