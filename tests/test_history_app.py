@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from stateside.app.history import HistoryDialog
+from stateside.app.history_dialog import HistoryDialog
 from stateside.app.main import MainWindow
 from stateside.data.history import History, make_entry
 from stateside.engine.match import Match

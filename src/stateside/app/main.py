@@ -713,7 +713,8 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
         _quiet_offscreen_warnings()
-    if QApplication.instance() is None:   # Qt aborts with a core dump if its X11 plugin cannot load
+    if QApplication.instance() is None and sys.platform.startswith("linux") \
+            and os.environ.get("QT_QPA_PLATFORM") != "offscreen":   # Qt aborts if its X11 plugin cannot load
         from stateside.app.desktop_libs import missing_window_libraries
 
         problem = missing_window_libraries()

@@ -8,7 +8,6 @@ its own index entry under "history". Pure Python, no Qt (app/history.py is the d
 from __future__ import annotations
 
 import datetime
-import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -45,6 +44,8 @@ def level_of(seat_kind: str) -> str:
 def make_entry(body: dict, *, names: list[str], people: list[int], winners: list[int],
                scores: list[float] | None, online: bool, when: datetime.datetime | None = None) -> dict:
     """The index entry of a finished match (body: Match.to_json() and the mode's extras)."""
+    import hashlib
+
     when = when or datetime.datetime.now().astimezone()
     setup = body.get("setup") if isinstance(body.get("setup"), dict) else {}
     variant = setup.get("variant")
