@@ -12,7 +12,7 @@ from stateside.app.history_dialog import HistoryDialog
 from stateside.app.main import MainWindow
 from stateside.data.history import History, make_entry
 from stateside.engine.match import Match
-from stateside.engine.saves import save_game
+from stateside.engine.saves import read_save, save_game
 from stateside.games.ten_days.rules import TenDaysState
 
 SEED = 5   # two easy computers: 78 actions, the last one seat 0's, who wins with it
@@ -173,3 +173,21 @@ def test_game_menu_history_opens_the_dialog_with_ctrl_h(qtbot, window, monkeypat
     assert window.act_history.shortcut().toString() == "Ctrl+H"
     window.act_history.trigger()
     assert len(shown) == 1 and shown[0].table.rowCount() == 1
+
+
+def test_online_the_tables_whole_log_is_kept_with_this_seat_as_the_person(qtbot, window):
+    from test_turn_cue import FakeSession, played_table, referee_views
+
+    mode = window.open_mode("ten-days")
+    table = played_table(SEED)
+    mode.attach_online(FakeSession(0))
+    for view in referee_views(table, 0):
+        mode.online_update(view)
+    assert mode.match.is_over() and History.load(history_folder()).entries == []   # not this screen's copy
+    mode.online.ended.emit({"save": table.to_json()})
+    entries = History.load(history_folder()).entries
+    assert len(entries) == 1
+    e = entries[0]
+    assert e["online"] and e["people"] == [0] and e["winners"] == [0] and e["seats"] == ["human", "ai:easy"]
+    game, body = read_save(History.load(history_folder()).save_path(e))
+    assert body["actions"] == table.to_json()["actions"]   # every move as the referee played it

@@ -110,3 +110,69 @@ def test_the_chime_is_a_short_wav(tmp_path):
         seconds = w.getnframes() / w.getframerate()
         assert w.getnchannels() == 1 and w.getsampwidth() == 2
     assert 0.1 <= seconds <= 0.3
+
+
+class FakeSession:
+    """What attach_online needs of an online session, without a server."""
+
+    def __init__(self, seat):
+        from PySide6.QtCore import QObject, Signal
+
+        class Signals(QObject):
+            update = Signal(dict)
+            connection = Signal(bool)
+            refused = Signal(str)
+            ended = Signal(dict)
+
+        self.signals = Signals()
+        self.update, self.connection = self.signals.update, self.signals.connection
+        self.refused, self.ended = self.signals.refused, self.signals.ended
+        self.seat, self.table, self.sent = seat, "ABCDEF", []
+
+    def send(self, action_json):
+        self.sent.append(action_json)
+
+    def leave(self):
+        pass
+
+    def close(self):
+        pass
+
+
+def referee_views(table: Match, seat: int):
+    """What a referee sends `seat` after each entry of the table's game (stateside.online's
+    own visibility rules: a move the seat may not see comes as a stand-in)."""
+    from stateside.online.visibility import entry_views
+
+    entries = []
+    for e in table.log:
+        entries.append(entry_views(e, table.state_after(e.index).action_to_json(e.action), len(table.seats))[1][seat])
+        after = table.state_after(e.index + 1)
+        yield {"status": "playing", "n": len(entries), "entries": list(entries),
+               "observation": after.observation(seat), "legal": after.legal_actions(seat),
+               "info": {"seats": table.seats, "setup": table.initial_setup}}
+
+
+def played_table(seed=5):
+    """A finished online table's game: seat 0 a person (played here by the model's moves), seat 1 the
+    referee's easy computer."""
+    model = match(["ai:easy", "ai:easy"], seed)
+    model.play_out()
+    table = match(["human", "ai:easy"], seed)
+    for e in model.log:
+        table.apply(e.action)
+    return table
+
+
+def test_online_the_alert_comes_each_time_the_table_hands_the_turn_to_this_seat(qtbot, monkeypatch, alerts):
+    w, mode = make_window(qtbot, monkeypatch, active=False)
+    table = played_table()
+    # Counted from the rules, not the screen: the turns at which seat 0 comes to act after
+    # someone else (or at the start), up to the end of the game.
+    mine = [table.state_after(k).current_player() == 0 for k in range(1, len(table.log))]
+    expected = sum(now and not before for before, now in zip([False, *mine], mine))
+    assert expected >= 3
+    mode.attach_online(FakeSession(0))
+    for view in referee_views(table, 0):
+        mode.online_update(view)
+    assert len(alerts) == expected
