@@ -191,3 +191,23 @@ def test_online_the_tables_whole_log_is_kept_with_this_seat_as_the_person(qtbot,
     assert e["online"] and e["people"] == [0] and e["winners"] == [0] and e["seats"] == ["human", "ai:easy"]
     game, body = read_save(History.load(history_folder()).save_path(e))
     assert body["actions"] == table.to_json()["actions"]   # every move as the referee played it
+
+
+def test_a_real_time_game_finished_here_is_kept_too(qtbot, window):
+    from test_scrambled_mode import FakeClock, build_match, choice, start, tick
+
+    mode = window.open_mode("scrambled-states")
+    mode.now = FakeClock()
+    mode.start_game(build_match(choice(party=False, computers=1, level="hard", target=3), 9))
+    start(mode)
+    for t in range(2000, 60000, 500):
+        tick(mode, t)
+        if mode.game.is_terminal():
+            break
+    assert mode.game.is_terminal()
+    entries = History.load(history_folder()).entries
+    assert [(e["game"], e["people"], e["seats"]) for e in entries] == \
+        [("scrambled-states", [0], mode.match.seats)]
+    e = entries[0]
+    assert e["scores"] == [float(s) for s in mode.game.scores()] and max(e["scores"]) >= 3   # to 3 cards
+    assert [e["scores"][w] for w in e["winners"]] == [max(e["scores"])]
