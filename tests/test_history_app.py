@@ -211,3 +211,15 @@ def test_a_real_time_game_finished_here_is_kept_too(qtbot, window):
     e = entries[0]
     assert e["scores"] == [float(s) for s in mode.game.scores()] and max(e["scores"]) >= 3   # to 3 cards
     assert [e["scores"][w] for w in e["winners"]] == [max(e["scores"])]
+
+
+def test_a_second_copy_of_the_app_keeps_no_history_and_says_so(qtbot, window, monkeypatch):
+    second = MainWindow(persist=True)   # the first holds the lock on the data folder
+    qtbot.addWidget(second)
+    assert not second.autosaving and second.history.history() is None
+    said = []
+    monkeypatch.setattr(QMessageBox, "information", staticmethod(lambda parent, title, text: said.append(text)))
+    second.act_history.trigger()
+    assert len(said) == 1 and "keeps no history" in said[0]
+    finish_a_game(second)
+    assert History.load(history_folder()).entries == []

@@ -97,7 +97,8 @@ class MainWindow(QMainWindow):
         self.stack.setStyleSheet("QFrame#sidePanel { background: #f7f5ef; border-left: 1px solid #d8d2c4; }")
         from stateside.app.history import HistoryKeeper   # Game > History: every finished game kept
 
-        self.history = HistoryKeeper(self, config_dir() / "history" if persist else None)
+        # Kept by the copy that owns the autosaves: two copies writing one index would lose games.
+        self.history = HistoryKeeper(self, config_dir() / "history" if self.autosaving else None)
         # Built before the first paint: built after it (tried for start-up) they saved no
         # measurable time, and the map jumped down under them a moment later.
         self._build_chrome()
