@@ -189,7 +189,7 @@ def test_online_the_tables_whole_log_is_kept_with_this_seat_as_the_person(qtbot,
     assert len(entries) == 1
     e = entries[0]
     assert e["online"] and e["people"] == [0] and e["winners"] == [0] and e["seats"] == ["human", "ai:easy"]
-    game, body = read_save(History.load(history_folder()).save_path(e))
+    _game, body = read_save(History.load(history_folder()).save_path(e))
     assert body["actions"] == table.to_json()["actions"]   # every move as the referee played it
 
 

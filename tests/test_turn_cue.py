@@ -62,7 +62,7 @@ def test_the_window_asks_for_attention_exactly_when_the_computer_hands_the_turn_
 
 
 def test_no_alert_while_the_window_is_active(qtbot, monkeypatch, alerts):
-    w, mode = make_window(qtbot, monkeypatch, active=True)
+    _w, mode = make_window(qtbot, monkeypatch, active=True)
     came = []
     mode.turn_came.connect(lambda: came.append(1))
     mode.install(match(["human", "ai:easy"]))
@@ -73,7 +73,7 @@ def test_no_alert_while_the_window_is_active(qtbot, monkeypatch, alerts):
 
 
 def test_no_alert_when_only_computers_play(qtbot, monkeypatch, alerts):
-    w, mode = make_window(qtbot, monkeypatch, active=False)
+    _w, mode = make_window(qtbot, monkeypatch, active=False)
     mode.install(match(["ai:easy", "ai:easy"], seed=5))
 
     def turns_passed() -> int:
@@ -165,7 +165,7 @@ def played_table(seed=5):
 
 
 def test_online_the_alert_comes_each_time_the_table_hands_the_turn_to_this_seat(qtbot, monkeypatch, alerts):
-    w, mode = make_window(qtbot, monkeypatch, active=False)
+    _w, mode = make_window(qtbot, monkeypatch, active=False)
     table = played_table()
     # Counted from the rules, not the screen: the turns at which seat 0 comes to act after
     # someone else (or at the start), up to the end of the game.

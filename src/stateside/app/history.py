@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import weakref
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
 from stateside.errors import StatesideError
+
+if TYPE_CHECKING:
+    from stateside.data.history import History
 
 # data.history (and the dialog, app/history_dialog.py) are imported on first use: every
 # window builds a keeper, and start-up pays only for what the first paint needs.

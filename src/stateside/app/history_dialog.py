@@ -159,6 +159,7 @@ class HistoryDialog(QDialog):
                 self.table.setItem(r, c, item)
         self.table.setVisible(bool(entries))
         self.empty.setVisible(not entries)
+        self.tabs.setTabEnabled(1, bool(entries))   # no statistics of no games
         if entries:
             self.table.selectRow(0)
         current = self.stats_game.currentData()

@@ -95,7 +95,7 @@ class History:
 
     # ------------------------------------------------------------------ reading
     @classmethod
-    def load(cls, folder: str | os.PathLike, max_games: int = MAX_GAMES) -> "History":
+    def load(cls, folder: str | os.PathLike, max_games: int = MAX_GAMES) -> History:
         history = cls(Path(folder), max_games=max_games)
         path = history.index_path
         if not path.exists():
