@@ -143,3 +143,12 @@ def test_the_stateside_command_says_it_and_stops_before_qt_aborts(tmp_path):
     assert done.stdout.strip() == "no app"
     assert done.stderr.strip() == ("stateside: Qt's X11 window-system plugin cannot load: libxcb-foo.so.7 is "
                                    "missing. On Debian or Ubuntu install it with: sudo apt-get install libxcb-foo7")
+
+
+def test_the_plugin_is_looked_for_in_qt_plugin_path_first(tmp_path):
+    (tmp_path / "platforms").mkdir()
+    (tmp_path / "platforms" / "libqxcb.so").write_bytes(b"")
+    assert desktop_libs.xcb_plugin({"QT_PLUGIN_PATH": f"/nowhere{os.pathsep}{tmp_path}"}) == \
+        tmp_path / "platforms" / "libqxcb.so"
+    real = desktop_libs.xcb_plugin({})
+    assert real is None or real.name == "libqxcb.so"

@@ -85,12 +85,18 @@ def package_for(soname: str) -> str:
     return f"{name}-{major}" if name[-1].isdigit() else f"{name}{major}"
 
 
-def xcb_plugin() -> Path | None:
-    """The xcb platform plugin Qt would load, if there is one."""
+def xcb_plugin(environ=os.environ) -> Path | None:
+    """The xcb platform plugin Qt would load, if there is one: in QT_PLUGIN_PATH's folders
+    (a PyInstaller build sets it), else in Qt's own plugin folder."""
     from PySide6.QtCore import QLibraryInfo
 
-    path = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath)) / "platforms" / "libqxcb.so"
-    return path if path.is_file() else None
+    folders = [f for f in environ.get("QT_PLUGIN_PATH", "").split(os.pathsep) if f]
+    folders.append(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath))
+    for folder in folders:
+        path = Path(folder) / "platforms" / "libqxcb.so"
+        if path.is_file():
+            return path
+    return None
 
 
 def uses_xcb(environ=os.environ, platform: str = sys.platform) -> bool:
@@ -143,7 +149,7 @@ def missing_window_libraries(environ=os.environ, platform: str = sys.platform, p
                 "is set); `stateside --screenshot out.png` needs none.")
     if not uses_xcb(environ, platform):
         return None
-    plugin = plugin or xcb_plugin()
+    plugin = plugin or xcb_plugin(environ)
     if plugin is None:
         return None   # Qt says itself that it has no plugin; nothing of ours to add
     load, ldd = load or _load, ldd or not_found_by_ldd
