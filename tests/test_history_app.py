@@ -223,3 +223,26 @@ def test_a_second_copy_of_the_app_keeps_no_history_and_says_so(qtbot, window, mo
     assert len(said) == 1 and "keeps no history" in said[0]
     finish_a_game(second)
     assert History.load(history_folder()).entries == []
+
+
+def test_a_game_the_computer_ends_on_its_timer_is_kept_as_lost(qtbot, window):
+    model = Match(TenDaysState, ["ai:easy", "ai:easy"], 2, setup())   # seed 2: Bob (seat 1) wins
+    model.play_out()
+    assert model.state.returns() == [0.0, 1.0]
+    k = max(e.index for e in model.log if e.seat == 0)   # Ann's last move; Bob's winning turn follows
+    m = Match(TenDaysState, ["human", "ai:easy"], 2, setup())
+    for e in model.log[:k]:
+        m.apply(e.action)
+    mode = window.open_mode("ten-days")
+    mode.ai_delay_ms = 0
+    mode.install(m)
+    assert mode.act(model.log[k].action)
+    qtbot.waitUntil(mode.match.is_over, timeout=5000)
+    (e,) = History.load(history_folder()).entries
+    assert e["winners"] == [1] and e["people"] == [0]
+    dialog = HistoryDialog(window, window.history.history())
+    qtbot.addWidget(dialog)
+    dialog.tabs.setCurrentIndex(1)
+    t = dialog.stats_table
+    assert [[t.item(r, c).text() for c in range(4)] for r in range(t.rowCount())] == \
+        [["every game", "1", "0", "\u2013"], ["easy", "1", "0", "\u2013"]]   # 10 Days keeps no score
