@@ -21,6 +21,7 @@ def beeps(monkeypatch):
     calls = []
     monkeypatch.setattr(QApplication, "beep", staticmethod(lambda: calls.append(1)))
     monkeypatch.setattr(cue_module, "sound_effect_class", lambda: None)   # this wheel's case: no QtMultimedia
+    monkeypatch.setattr(cue_module.TurnCue, "can_play_sound", lambda self: False)
     return calls
 
 
@@ -176,3 +177,32 @@ def test_online_the_alert_comes_each_time_the_table_hands_the_turn_to_this_seat(
     for view in referee_views(table, 0):
         mode.online_update(view)
     assert len(alerts) == expected
+
+
+def test_where_qtmultimedia_is_there_the_chime_plays_through_it(qtbot, monkeypatch, alerts, tmp_path):
+    played = []
+
+    class FakeEffect:   # QSoundEffect's calls the cue makes
+        def __init__(self, parent):
+            self.source = None
+
+        def setSource(self, url):
+            self.source = url.toLocalFile()
+
+        def setVolume(self, v):
+            pass
+
+        def play(self):
+            played.append(self.source)
+
+    monkeypatch.setattr(cue_module, "sound_effect_class", lambda: FakeEffect)
+    monkeypatch.setattr(cue_module.TurnCue, "can_play_sound", lambda self: True)
+    monkeypatch.setattr(QApplication, "beep", staticmethod(lambda: played.append("beep")))
+    w, mode = make_window(qtbot, monkeypatch, active=False)
+    assert w.act_turn_sound.text() == "&Sound when it is your turn"
+    w.cue.chime_file = tmp_path / "turn-cue.wav"
+    w.act_turn_sound.trigger()
+    mode.install(match(["human", "ai:easy"]))
+    play_my_turn(mode)
+    qtbot.waitUntil(mode.is_human_turn, timeout=5000)
+    assert played == [str(tmp_path / "turn-cue.wav")] and (tmp_path / "turn-cue.wav").stat().st_size > 1000

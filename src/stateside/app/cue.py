@@ -56,7 +56,13 @@ class TurnCue(QObject):
         self.alerts = 0   # how many times the window asked for attention (for the status, tests)
 
     def can_play_sound(self) -> bool:
-        return sound_effect_class() is not None
+        """Whether QtMultimedia is there, found without loading it (the menu asks at start-up)."""
+        from importlib.util import find_spec
+
+        try:
+            return find_spec("PySide6.QtMultimedia") is not None
+        except (ImportError, ValueError):
+            return False
 
     def set_sound(self, on: bool) -> None:
         self.sound = bool(on)
