@@ -246,3 +246,11 @@ def test_a_game_the_computer_ends_on_its_timer_is_kept_as_lost(qtbot, window):
     t = dialog.stats_table
     assert [[t.item(r, c).text() for c in range(4)] for r in range(t.rowCount())] == \
         [["every game", "1", "0", "\u2013"], ["easy", "1", "0", "\u2013"]]   # 10 Days keeps no score
+
+
+def test_a_history_that_cannot_be_written_is_said_and_the_game_goes_on(qtbot, window):
+    history_folder().parent.mkdir(parents=True, exist_ok=True)
+    history_folder().write_text("a file where the folder should be", encoding="utf-8")
+    mode = finish_a_game(window)
+    assert "could not be kept in the history" in window.statusBar().currentMessage()
+    assert mode.match.is_over() and mode.score_dialog is not None   # the end of the game as usual
