@@ -64,12 +64,19 @@ DEBIAN_PACKAGES = {
 # from Debian 12's package index (`apt-cache dumpavail`: Essential/Priority, Depends and
 # Pre-Depends, followed to the end): libc6, libgcc-s1, libstdc++6, zlib1g, libzstd1,
 # liblzma5, liblz4-1, libgcrypt20, libgpg-error0, libsystemd0, libcap2, libmd0 and
-# libpcre2-8-0 are in it; none of the packages above is. linux-vdso is the kernel's.
+# libpcre2-8-0 are in it; none of the packages above is. linux-vdso is the kernel's. The
+# second group: the other libraries of that minimal system, which the plugin's libraries
+# may link where they were built otherwise (an Ubuntu's glib links libmount, say).
 BASE_LIBRARIES = frozenset({
     "linux-vdso.so.1", "ld-linux-x86-64.so.2", "libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2",
     "librt.so.1", "libgcc_s.so.1", "libstdc++.so.6", "libz.so.1", "libzstd.so.1", "liblzma.so.5",
     "liblz4.so.1", "libgcrypt.so.20", "libgpg-error.so.0", "libsystemd.so.0", "libcap.so.2", "libmd.so.0",
     "libpcre2-8.so.0",
+    "libacl.so.1", "libattr.so.1", "libaudit.so.1", "libblkid.so.1", "libbz2.so.1.0", "libcap-ng.so.0",
+    "libcom_err.so.2", "libcrypt.so.1", "libffi.so.8", "libgmp.so.10", "libgnutls.so.30", "libhogweed.so.6",
+    "libidn2.so.0", "libmount.so.1", "libnettle.so.8", "libp11-kit.so.0", "libpam.so.0", "libseccomp.so.2",
+    "libselinux.so.1", "libsemanage.so.2", "libsepol.so.2", "libsmartcols.so.1", "libtasn1.so.6",
+    "libtinfo.so.6", "libudev.so.1", "libunistring.so.2", "libuuid.so.1", "libxxhash.so.0",
 })
 
 
