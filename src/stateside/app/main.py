@@ -95,6 +95,10 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget()
         self.setCentralWidget(self.stack)
         self.stack.setStyleSheet("QFrame#sidePanel { background: #f7f5ef; border-left: 1px solid #d8d2c4; }")
+        from stateside.app.history import HistoryKeeper   # Game > History: every finished game kept
+
+        # Kept by the copy that owns the autosaves: two copies writing one index would lose games.
+        self.history = HistoryKeeper(self, config_dir() / "history" if self.autosaving else None)
         # Built before the first paint: built after it (tried for start-up) they saved no
         # measurable time, and the map jumped down under them a moment later.
         self._build_chrome()
@@ -151,11 +155,13 @@ class MainWindow(QMainWindow):
         self.act_new = action(game, "&New game\u2026", self.new_game, QKeySequence.New)
         self.act_open = action(game, "&Open saved game\u2026", self.open_file, QKeySequence.Open)
         self.act_save = action(game, "&Save game as\u2026", self.save_file, QKeySequence.Save)
+        self.act_history = action(game, "&History of games\u2026", self.show_history, "Ctrl+H")
         self.act_online = action(game, "Play on&line\u2026", self.play_online)
         self.act_replay = action(game, "&Replay\u2026", self.replay, "Ctrl+R")
         game.addSeparator()
         self.act_undo = action(game, "&Undo", self.undo, QKeySequence.Undo)
         self._build_beat_menu(game)
+        self._build_turn_cue(game)
         self.mode_menu_separator = game.addSeparator()   # the active game's own actions follow
         self.mode_menu_actions: list[QAction] = []
         game.addSeparator()
@@ -194,6 +200,18 @@ class MainWindow(QMainWindow):
             a.triggered.connect(lambda _=False, ms=ms: self.set_undo_beat(ms))
             group.addAction(a)
             menu.addAction(a)
+
+    def _build_turn_cue(self, game) -> None:
+        """The turn cue (app/cue.py) and its setting: a sound as well as the window's alert."""
+        from stateside.app.cue import TurnCue
+
+        self.cue = TurnCue(self, self.settings, cache_file("turn-cue.wav") if self.persist else None)
+        text = "&Sound when it is your turn" if self.cue.can_play_sound() else "&Beep when it is your turn"
+        self.act_turn_sound = QAction(text, self, checkable=True)
+        self.act_turn_sound.setChecked(self.cue.sound)
+        self.act_turn_sound.setToolTip("When it becomes your turn while the window is in the background")
+        self.act_turn_sound.toggled.connect(self.cue.set_sound)
+        game.addAction(self.act_turn_sound)
 
     def set_undo_beat(self, ms: int) -> None:
         GameMode.undo_beat_ms = ms
@@ -252,6 +270,11 @@ class MainWindow(QMainWindow):
             return
         start_replay(self)
 
+    def show_history(self) -> None:
+        from stateside.app.history import show_history
+
+        show_history(self)
+
     def update_title(self) -> None:
         """"name.json \u2013 Game \u2013 Stateside" while a file is open in the mode shown."""
         mode = self.current
@@ -302,6 +325,9 @@ class MainWindow(QMainWindow):
             mode.status.connect(lambda text, m=mode: self._mode_status(m, text))
             mode.changed.connect(self.refresh_actions)
             mode.changed.connect(self._autosave_timer.start)
+            self.history.watch(mode)
+            if hasattr(mode, "turn_came"):   # turn-based modes: the window's turn cue
+                mode.turn_came.connect(self.cue.turn_came)
             self.modes[mode_id] = mode
             self.stack.addWidget(mode)
             resumed = self._resume(mode)
@@ -688,6 +714,14 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
         _quiet_offscreen_warnings()
+    if QApplication.instance() is None and sys.platform.startswith("linux") \
+            and os.environ.get("QT_QPA_PLATFORM") != "offscreen":   # Qt aborts if its X11 plugin cannot load
+        from stateside.app.desktop_libs import missing_window_libraries
+
+        problem = missing_window_libraries()
+        if problem:
+            print(problem, file=sys.stderr)
+            return 1
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)

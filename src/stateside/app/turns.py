@@ -25,7 +25,7 @@ from __future__ import annotations
 import html
 import json
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView, QDialog, QDialogButtonBox, QFrame, QHeaderView, QLabel, QPushButton, QTableWidget,
     QTableWidgetItem, QVBoxLayout, QWidget,
@@ -186,6 +186,7 @@ class LogLinks:
 
 
 class TurnBasedMode(LogLinks, GameMode):
+    turn_came = Signal()   # it became the turn of a person at this screen (the shell's turn cue)
     rules: type[State]               # the game's State class (set by the subclass)
     ai_delay_ms = AI_DELAY_MS        # a computer's move shows after this pause
     private_view = "cards"           # what the pass screen says a person will see
@@ -198,6 +199,7 @@ class TurnBasedMode(LogLinks, GameMode):
         self.replaying: Match | None = None  # the whole match a replay steps through
         self._live: tuple | None = None      # (match, viewer) put aside during a replay
         self._over_shown = False
+        self._was_persons_turn = False
         self.online = None                   # an OnlineSession while at an online table
         self._offline_match: Match | None = None
         self.online_unconfirmed = 0
@@ -289,6 +291,7 @@ class TurnBasedMode(LogLinks, GameMode):
         self._pinned = None
         self.pass_screen.hide()
         self._over_shown = match.is_over()   # a loaded finished game: no score popup
+        self._was_persons_turn = self.online is None   # a game opened here is no turn passing; online it is
         self.on_install(saved)
         self._fill_log()
         self.schedule()
@@ -314,7 +317,29 @@ class TurnBasedMode(LogLinks, GameMode):
         return actor in self.people() and self.viewer == actor
 
     def schedule(self) -> None:
-        """Move the game on as far as it goes without a person, then draw it."""
+        """Move the game on as far as it goes without a person, then draw it; `turn_came`
+        when that makes it a person's turn here."""
+        self._move_on()
+        persons = self._persons_turn()
+        if persons and not self._was_persons_turn:
+            self.turn_came.emit()
+        self._was_persons_turn = persons
+
+    def _persons_turn(self) -> bool:
+        """A person here is to act, or their pass screen is up. Unlike is_human_turn, not
+        interrupted by an animation or a move on its way to the online table, which would
+        make the same turn seem to come twice."""
+        m = self.match
+        if m is None or m.is_over() or self.replaying is not None:
+            return False
+        if self.waiting_for is not None:
+            return True
+        if self.online is not None and not self._online_started:
+            return False
+        actor = self.next_actor()
+        return bool(self.people()) if actor == SIMULTANEOUS else actor in self.people()
+
+    def _move_on(self) -> None:
         self.ai_timer.stop()
         m = self.match
         if m is None or self.replaying is not None:
