@@ -39,6 +39,7 @@ from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD
 from .usa import ChipDraw, Follow, Lay, Look, MapGame, Reveal
 
 PANEL_WIDTH = 310
+MAP_LAYER = "carcassonne-map"
 OFF = -9999
 FEATURE_WORDS = {K_CITY: "city", K_ROAD: "road", K_FIELD: "field (as a farmer)", K_CLOISTER: "cloister"}
 
@@ -336,6 +337,7 @@ class CarcassonneMode(TurnBasedMode):
 
     def on_deactivate(self) -> None:
         super().on_deactivate()
+        self._detach_map()            # before the board clears its layers
         if self.thinking:             # the answer will be stale; ask again on return
             self._drop_computer_move()
         if self.show_timer.isActive():   # a computer's tile on view: end its turn now
@@ -902,16 +904,26 @@ class CarcassonneMode(TurnBasedMode):
         self.btn_peek.setVisible(on_map)
         self.btn_back.setVisible(not on_map)
         self.btn_fit.setText("Show whole map" if on_map else "Show whole table")
-        item = self.map_item
-        if item is not None and (not on_map or item.map is not self.game.map or item.scene() is None):
-            if item.scene() is not None:
-                item.scene().removeItem(item)
+        if self.map_item is not None and (not on_map or self.map_item.map is not self.game.map):
+            self._detach_map()
             self.map_item = None
-        if on_map and self.active and self.map_item is None:
+        if on_map and self.map_item is None:
             self.map_item = MapLayer(self.game.map)
             self.map_item.squareClicked.connect(self._map_clicked)
-            self.board.layer("carcassonne-map", 60).addToGroup(self.map_item)
-            QTimer.singleShot(0, self._fit_view)     # once the board has its size
+        if on_map and self.active and self.map_item.scene() is None:
+            self.board.layer(MAP_LAYER, 60).addToGroup(self.map_item)
+            QTimer.singleShot(0, self, self._fit_view)     # once the board has its size
+
+    def _detach_map(self) -> None:
+        """Take the map's item off the shared board, which it only borrows: the mode owns the
+        item (self.map_item). Left in the board's layer, it died with the layer when the board
+        was handed to another game (reset_overlays), and the mode held a dead item."""
+        item = self.map_item
+        if item is not None and item.scene() is not None:
+            group = item.parentItem()
+            if group is not None:
+                group.removeFromGroup(item)
+            item.scene().removeItem(item)       # back in Python's hands (self.map_item)
 
     def _fit_view(self) -> None:
         """F / the button: the whole table, or the whole map's squares."""
