@@ -18,11 +18,13 @@ OUTLINE = {"violet": (QColor("#7b3fa0"), "V"), "orange": (QColor("#e07b00"), "O"
 TILE_BACK = QColor("#8a6a43")
 GRID = QColor(60, 70, 80, 70)
 TARGET = QColor("#ffb300")
+PEEK_SCALE = 2.0     # a looked-at tile, shown while held, is this many squares wide
 
 
 class MapLayer(QGraphicsObject):
     """Everything of a map game; `update_from(game, ...)` redraws it from the state."""
     squareClicked = Signal(int, int, QPointF)
+    squareHovered = Signal(object)      # the playable square under the pointer, or None
 
     def __init__(self, board: MapBoard):
         super().__init__()
@@ -33,11 +35,17 @@ class MapLayer(QGraphicsObject):
         self.secret_for: int | None = None   # show this seat's looked-at tiles face up
         self.last: dict = {}             # seat -> (square, colour) of that player's last tile
         self.highlight: tuple | None = None   # (square, colour): a move pointed at in the log
+        self.preview: tuple | None = None     # (square, tile, rot): the tile in hand under the pointer
+        self._hovered = None
         xs = [p[0] for p in board.squares]
         ys = [p[1] for p in board.squares]
         x0, y0, s, _ = board.rect((min(xs), min(ys)))
-        self._bounds = QRectF(x0 - 2, y0 - 2, (max(xs) - min(xs) + 1) * s + 4, (max(ys) - min(ys) + 1) * s + 4)
+        self._grid = QRectF(x0 - 2, y0 - 2, (max(xs) - min(xs) + 1) * s + 4, (max(ys) - min(ys) + 1) * s + 4)
+        # what is painted: town labels (three squares wide) and the enlarged secret looks
+        # reach past the grid by up to a square
+        self._bounds = self._grid.adjusted(-s, -s, s, s)
         self.setAcceptedMouseButtons(Qt.LeftButton)
+        self.setAcceptHoverEvents(True)
 
     def update_from(self, game, targets=(), other=(), secret_for=None, last=None) -> None:
         self.game, self.targets, self.other = game, set(targets), set(other)
@@ -48,8 +56,28 @@ class MapLayer(QGraphicsObject):
         self.highlight = None if pos is None else (pos, QColor(colour or TARGET))
         self.update()
 
+    def set_preview(self, preview) -> None:
+        if preview != self.preview:
+            self.preview = preview
+            self.update()
+
+    def hoverMoveEvent(self, event) -> None:
+        self._hover_to(self.square_at(event.pos()))
+
+    def hoverLeaveEvent(self, event) -> None:
+        self._hover_to(None)
+
+    def _hover_to(self, pos) -> None:
+        if pos != self._hovered:
+            self._hovered = pos
+            self.squareHovered.emit(pos)
+
     def boundingRect(self) -> QRectF:
         return self._bounds
+
+    def grid_rect(self) -> QRectF:
+        """The squares (with the labels under the bottom row), in scene units: what a fit shows."""
+        return self.mapRectToScene(self._grid.adjusted(0, 0, 0, self.map.square_size * 0.4))
 
     def square_rect(self, pos) -> QRectF:
         return QRectF(*self.map.rect(pos))
@@ -89,16 +117,15 @@ class MapLayer(QGraphicsObject):
         font.setPixelSize(int(s * 0.36))
         font.setBold(True)
         p.setFont(font)
+        peeked = []      # the looked-at tiles, drawn large on top (below)
         for pos, t in g.covert.items():
             r = self.square_rect(pos)
             colour, letter = OUTLINE[m.outlined[pos]]
             if self.secret_for is not None and t is not None and self.secret_for in g.known.get(pos, ()):
-                paint_tile(p, g.tiles[t], 0, r)
-                p.fillRect(r, QColor(255, 255, 255, 60))
-            else:
-                p.fillRect(r.adjusted(2, 2, -2, -2), TILE_BACK)
-                p.setPen(QPen(QColor("#f3e9d2"), 0))
-                p.drawText(r, Qt.AlignCenter, letter)
+                peeked.append((r, g.tiles[t], colour))
+            p.fillRect(r.adjusted(2, 2, -2, -2), TILE_BACK)
+            p.setPen(QPen(QColor("#f3e9d2"), 0))
+            p.drawText(r, Qt.AlignCenter, letter)
             p.setPen(QPen(colour, s * 0.1))
             p.setBrush(Qt.NoBrush)
             p.drawRect(r.adjusted(s * 0.05, s * 0.05, -s * 0.05, -s * 0.05))
@@ -157,6 +184,21 @@ class MapLayer(QGraphicsObject):
             p.drawRect(r.adjusted(-s * 0.06, -s * 0.06, s * 0.06, s * 0.06))
             p.setPen(QPen(QColor(colour), s * 0.08))
             p.drawRect(r)
+        if self.preview is not None:     # the tile in hand, as it would lie there
+            pos, tile, rot = self.preview
+            p.setOpacity(0.8)
+            paint_tile(p, tile, rot, self.square_rect(pos))
+            p.setOpacity(1.0)
+        # The secret looks, while their owner holds the button: each twice the square's size
+        # over its square (as a card held up), so that its features can be read.
+        for r, tile, colour in peeked:
+            big = QRectF(r.center().x() - s * PEEK_SCALE / 2, r.center().y() - s * PEEK_SCALE / 2,
+                         s * PEEK_SCALE, s * PEEK_SCALE)
+            p.fillRect(big.translated(s * 0.08, s * 0.08), QColor(0, 0, 0, 90))
+            paint_tile(p, tile, 0, big)
+            p.setPen(QPen(colour, s * 0.1))
+            p.setBrush(Qt.NoBrush)
+            p.drawRect(big)
         if self.highlight is not None:
             pos, colour = self.highlight
             wash = QColor(colour)

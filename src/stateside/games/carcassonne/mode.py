@@ -16,7 +16,7 @@ import threading
 import time
 from html import escape
 
-from PySide6.QtCore import QObject, QPointF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeySequence, QPen, QShortcut
 from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QListView, QListWidget, QListWidgetItem,
                                QPushButton, QTabWidget, QVBoxLayout, QWidget)
@@ -40,6 +40,7 @@ from .usa import ChipDraw, Follow, Lay, Look, MapGame, Reveal
 
 PANEL_WIDTH = 310
 MAP_LAYER = "carcassonne-map"
+FIT_MARGIN = 4     # pixels left round the map's squares when it is fitted
 OFF = -9999
 FEATURE_WORDS = {K_CITY: "city", K_ROAD: "road", K_FIELD: "field (as a farmer)", K_CLOISTER: "cloister"}
 
@@ -94,11 +95,14 @@ class CarcassonneMode(TurnBasedMode):
         self.thinker.decided.connect(self._computer_decided)
         self.show_timer = QTimer(self, singleShot=True, timeout=self._show_done)   # a computer's move on view
         self.map_item: MapLayer | None = None   # the USA maps, drawn on the shared board
+        self.map_hover = None              # the map's square under the pointer
         self.peek = False                  # the secret looks shown (while the button is held)
         self._scored_game = None           # the state whose scoring events the list shows
         self._fit = False                  # fit the view once the new match's tiles are drawn
+        self._map_fitted = False           # the map is shown whole (no zoom or drag since): refit on resize
         self._pick_at = None                  # (state, log length) last drawn: a new move drops the pick
         self._build()
+        board.viewport().installEventFilter(self)
         self.start_game(Setup(players=["You", "Computer"]),
                         [{"name": "You", "kind": "human"}, {"name": "Computer", "kind": "easy"}])
 
@@ -910,6 +914,7 @@ class CarcassonneMode(TurnBasedMode):
         if on_map and self.map_item is None:
             self.map_item = MapLayer(self.game.map)
             self.map_item.squareClicked.connect(self._map_clicked)
+            self.map_item.squareHovered.connect(self._map_hovered)
         if on_map and self.active and self.map_item.scene() is None:
             self.board.layer(MAP_LAYER, 60).addToGroup(self.map_item)
             QTimer.singleShot(0, self, self._fit_view)     # once the board has its size
@@ -929,14 +934,43 @@ class CarcassonneMode(TurnBasedMode):
         """F / the button: the whole table, or the whole map's squares."""
         if not self.on_map:
             self.view.show_all(self._target_squares())
-        elif self.map_item is not None:
+        elif self.map_item is not None and self.map_item.scene() is not None:
             b = self.board
             b.fit()
-            r, m = self.map_item.sceneBoundingRect(), b.map_rect()
-            b.zoom_by(0.97 * min(m.width() / r.width(), m.height() / r.height()))
+            r = self.map_item.grid_rect()
+            # the squares as large as the viewport allows, measured in its pixels
+            shown = b.mapFromScene(r).boundingRect()
+            view = b.viewport().rect()
+            if shown.width() > 0 and shown.height() > 0:
+                b.zoom_by(min((view.width() - 2 * FIT_MARGIN) / shown.width(),
+                              (view.height() - 2 * FIT_MARGIN) / shown.height()))
             b.centerOn(r.center())
+            self._map_fitted = True
+
+    def square_px(self) -> float:
+        """How many screen pixels a square of the map takes now (0 off the maps)."""
+        if not self.on_map or self.map_item is None:
+            return 0.0
+        return self.map_item.map.square_size * self.board.transform().m11()
+
+    def eventFilter(self, watched, event) -> bool:
+        """The shared board's viewport, while a map is shown: a person's zoom or drag keeps
+        its view; until then the map is fitted again whenever the window changes size."""
+        if watched is self.board.viewport() and self.on_map and self.active:
+            kind = event.type()
+            if kind == QEvent.Wheel or (kind == QEvent.MouseMove and event.buttons()):
+                self._map_fitted = False
+            elif kind == QEvent.Resize and self._map_fitted:
+                QTimer.singleShot(0, self, self._refit)     # after the board has taken its new size
+        return False
+
+    def _refit(self) -> None:
+        if self._map_fitted and self.on_map and self.active:
+            self._fit_view()
 
     def _zoom(self, factor: float) -> None:
+        if self.on_map:
+            self._map_fitted = False
         (self.board if self.on_map else self.view).zoom_by(factor)
 
     def _set_peek(self, on: bool) -> None:
@@ -954,14 +988,13 @@ class CarcassonneMode(TurnBasedMode):
         pos = (x, y)
         legal = g.legal_actions(g.current)
         if g.step == "lay":
-            fits = [a.rot for a in legal if (a.x, a.y) == pos]
-            if not fits:
+            rot = self._lay_rot(pos)
+            if rot is None:
                 self.status.emit("That square holds a face-down tile." if pos in g.covert else
                                  "The tile does not fit there: click a gold square (next to the tiles, "
                                  "every edge matching).")
                 return
-            if self.rot not in fits:
-                self.rot = next(r for r in ((self.rot + k) % 4 for k in range(4)) if r in fits)
+            self.rot = rot
             self.act(Lay(x, y, self.rot))
         elif g.step == "look":
             if Look(x, y) not in legal:
@@ -986,6 +1019,28 @@ class CarcassonneMode(TurnBasedMode):
             if seg in options:
                 self.chosen = None if self.chosen == seg else seg
                 self.refresh()
+
+    def _map_hovered(self, pos) -> None:
+        self.map_hover = pos
+        if self.map_item is not None and self.game is not None and self.on_map:
+            self.map_item.set_preview(self._map_preview())
+
+    def _lay_rot(self, pos) -> int | None:
+        """How the tile in hand would go on `pos` if clicked: as turned now if it fits so,
+        else the next way round that fits; None where it does not fit."""
+        g = self.game
+        fits = [a.rot for a in g.legal_actions(g.current) if isinstance(a, Lay) and (a.x, a.y) == pos]
+        if not fits:
+            return None
+        return next(r for r in ((self.rot + k) % 4 for k in range(4)) if r in fits)
+
+    def _map_preview(self):
+        """(square, tile, rot) of the tile in hand under the pointer over a square it fits."""
+        g, pos = self.game, self.map_hover
+        if pos is None or g.finished or g.step != "lay" or not self.is_human_turn() or self.replaying is not None:
+            return None
+        rot = self._lay_rot(pos)
+        return None if rot is None else (pos, g.tiles[g.drawn], rot)
 
     def _refresh_map(self) -> None:
         g = self.game
@@ -1019,6 +1074,7 @@ class CarcassonneMode(TurnBasedMode):
             known = any(g.current in k for k in g.known.values())
             self.map_item.update_from(g, targets, other, g.current if (self.peek and human and known) else None,
                                       self._last_tiles())
+            self.map_item.set_preview(self._map_preview())
         if g.finished:
             self.hand.show_tile(None, 0, "game over")
         else:
