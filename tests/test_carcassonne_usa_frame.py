@@ -107,7 +107,7 @@ def test_the_tile_in_hand_is_previewed_under_the_pointer(qtbot, window):
     g = mode.game
     item = mode.map_item
     b = mode.board
-    target = sorted(item.targets | item.other)[0]
+    target = min(item.targets | item.other)
     qtbot.mouseMove(b.viewport(), b.mapFromScene(item.square_rect(target).center()))
     qtbot.waitUntil(lambda: item.preview is not None)
     pos, tile, rot = item.preview
@@ -120,3 +120,113 @@ def test_the_tile_in_hand_is_previewed_under_the_pointer(qtbot, window):
     empty = next(p for p in sorted(item.map.squares) if p not in g.open and p not in g.board)
     qtbot.mouseMove(b.viewport(), b.mapFromScene(item.square_rect(empty).center()))
     qtbot.waitUntil(lambda: item.preview is None)
+
+
+def test_a_fresh_setup_offers_you_and_a_computer_and_then_remembers_the_last_choice(qtbot, monkeypatch):
+    from PySide6.QtWidgets import QDialog
+
+    from stateside.app.setup_screen import SetupScreen
+
+    first = MainWindow(persist=True)
+    qtbot.addWidget(first)
+    mode = first.open_mode("carcassonne")
+    dialog = mode.setup_screen()
+    qtbot.addWidget(dialog)
+    assert dialog.count.value() == 2
+    assert [(c.name, c.kind) for c in dialog.seats()] == [("You", "human"), ("Computer", "ai:easy")]
+
+    def answer(dialog):
+        variant, _ = dialog.form.carcassonne
+        variant.setCurrentIndex(variant.findData("usa-east"))
+        dialog.count.setValue(3)
+        dialog.names[0].setText("Ada")
+        dialog.kind_boxes[2].setCurrentIndex(dialog.kind_boxes[2].findData("ai:hard"))
+        return QDialog.Accepted
+    monkeypatch.setattr(SetupScreen, "exec", answer)
+    mode.new_game()
+    assert mode.game.conf.variant == "usa-east" and mode.game.names == ["Ada", "Computer", "Computer 3"]
+    first.close()
+    # a later window (the same settings folder) offers the same again
+    later = MainWindow(persist=True)
+    qtbot.addWidget(later)
+    again = later.open_mode("carcassonne").setup_screen()
+    qtbot.addWidget(again)
+    assert again.count.value() == 3 and again.options()["variant"] == "usa-east"
+    assert [(c.name, c.kind) for c in again.seats()] == [("Ada", "human"), ("Computer", "ai:easy"),
+                                                         ("Computer 3", "ai:hard")]
+    later.close()
+
+
+def test_a_broken_setup_memory_is_ignored(qtbot, window):
+    mode = window.current
+    mode._setup_memory().parent.mkdir(parents=True, exist_ok=True)
+    mode._setup_memory().write_text('{"seats": [{"name": "X", "kind": "wizard"}], "setup": {}}')
+    assert mode.remembered_setup() is None
+    dialog = mode.setup_screen()
+    qtbot.addWidget(dialog)
+    assert dialog.count.value() == 2
+
+
+def test_new_game_asks_before_a_game_in_progress_is_lost(qtbot, window, monkeypatch):
+    from stateside.app.setup_screen import SetupScreen
+
+    mode = window.current
+    asked, opened = [], []
+    monkeypatch.setattr(MainWindow, "confirm_discard", lambda self, q="": asked.append(q) or False)
+    monkeypatch.setattr(SetupScreen, "exec", lambda dialog: opened.append(dialog) or 0)
+    mode.start_game(Setup(players=["Ann", "Bob"], variant="usa-west"), HUMANS, seed=3)
+    mode.btn_new.click()                        # nobody has moved: nothing to lose
+    assert not asked and len(opened) == 1
+    item = mode.map_item
+    qtbot.waitUntil(lambda: fitted(mode))
+    target = min(item.targets)
+    qtbot.mouseClick(mode.board.viewport(), Qt.LeftButton, pos=mode.board.mapFromScene(item.square_rect(target).center()))
+    assert target in mode.game.board
+    for ask in (mode.btn_new.click, window.act_new.trigger):
+        ask()
+        assert len(asked) == 1 and len(opened) == 1     # asked, and the answer No kept the game
+        asked.clear()
+    assert target in mode.game.board
+
+
+def test_the_command_line_opens_a_map_or_a_map_save(qtbot, tmp_path, monkeypatch, capsys):
+    from stateside.__main__ import main
+
+    seen = []
+    real_close = MainWindow.close
+
+    def close(self):          # what the window showed when the screenshot was taken
+        mode = self.current
+        seen.append((mode.game_id, type(mode.game).__name__, getattr(mode.game.conf, "variant", None),
+                     bool(getattr(mode, "map_item", None)) and map_drawn(mode)))
+        return real_close(self)
+    monkeypatch.setattr(MainWindow, "close", close)
+    out = str(tmp_path / "shot.png")
+    assert main(["--screenshot", out, "--map", "usa-east"]) == 0
+    assert seen.pop() == ("carcassonne", "MapGame", "usa-east", True)
+    # a map save named on the command line opens on its map
+    from stateside.engine.match import Match
+    from stateside.games.carcassonne.engine import Game
+    match = Match("carcassonne", ["human", "ai:easy"], 5, {**Game.default_setup(2), "variant": "usa-west"})
+    for _ in range(6):
+        match.step() if not match.waiting_for_human() else match.apply(match.state.legal_actions()[0])
+    save = tmp_path / "west.json"
+    save_game(save, match.to_json())
+    assert main([str(save), "--screenshot", out]) == 0
+    assert seen.pop() == ("carcassonne", "MapGame", "usa-west", True)
+    # wrong values: one line each, naming the boards
+    capsys.readouterr()
+    assert main(["--map", "usa-north"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "usa-north" in err and "usa-west, usa-east, usa" in err
+    assert main(["--map", "usa", "--mode", "america"]) == 2
+    assert "--map goes with Carcassonne" in capsys.readouterr().err
+    assert main([str(save), "--map", "usa"]) == 2
+
+
+def test_F1_opens_at_the_rules_of_the_board_being_played(window):
+    mode = window.current
+    assert mode.help_html().index("open table") < mode.help_html().index("Carcassonne Maps")
+    mode.start_game(Setup(players=["Ann", "Bob"], variant="usa-east"), HUMANS, seed=3)
+    text = mode.help_html()
+    assert text.index("Carcassonne Maps") < text.index("open table's rules") and "on USA East" in text[:400]

@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QListView, 
 from stateside.app.movelog import NO_COLOUR
 from stateside.app.setup_screen import SetupScreen
 from stateside.app.turns import ScoreTable, TurnBasedMode
-from stateside.engine.match import AI_PREFIX, HUMAN, Match, seat_rng_seed
+from stateside.data.saves import read_json_file, write_json_atomic
+from stateside.engine.match import AI_PREFIX, HUMAN, MAX_NAME, Match, seat_rng_seed
 from stateside.errors import SaveError, StatesideError
 
 from .engine import Game, PlaceTurnedUp, ScoreEvent, Setup, TurnUp
@@ -37,8 +38,11 @@ from .table import TARGET, TableScene, TableView
 from .tile_art import SEAT_COLOURS, SEAT_NAMES
 from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD
 from .usa import ChipDraw, Follow, Lay, Look, MapGame, Reveal
+from .words import verb
 
 PANEL_WIDTH = 310
+SETUP_MEMORY = "carcassonne-setup.json"   # in the settings folder: the last setup chosen
+DEFAULT_SEATS = [{"name": "You", "kind": "human"}, {"name": "Computer", "kind": "easy"}]
 MAP_LAYER = "carcassonne-map"
 FIT_MARGIN = 4     # pixels left round the map's squares when it is fitted
 OFF = -9999
@@ -103,8 +107,7 @@ class CarcassonneMode(TurnBasedMode):
         self._pick_at = None                  # (state, log length) last drawn: a new move drops the pick
         self._build()
         board.viewport().installEventFilter(self)
-        self.start_game(Setup(players=["You", "Computer"]),
-                        [{"name": "You", "kind": "human"}, {"name": "Computer", "kind": "easy"}])
+        self.start_game(Setup(players=[s["name"] for s in DEFAULT_SEATS]), DEFAULT_SEATS)
 
     # ---------------------------------------------------------------- layout
     def _build(self) -> None:
@@ -222,7 +225,7 @@ class CarcassonneMode(TurnBasedMode):
         side.addWidget(self.tabs, 1)
         bottom = QHBoxLayout()
         self.btn_new = QPushButton("New game\u2026")
-        self.btn_new.clicked.connect(self.new_game)
+        self.btn_new.clicked.connect(self._new_game_button)
         self.btn_fit = QPushButton("Show whole table")
         self.btn_fit.setToolTip("Fit the table in view (F). Drag to move it, the mouse wheel or +/- to zoom.")
         self.btn_fit.clicked.connect(self._fit_view)
@@ -290,7 +293,48 @@ class CarcassonneMode(TurnBasedMode):
             QTimer.singleShot(0, self, lambda: self.last_status == said and self._announce())
 
     def setup_screen(self) -> SetupScreen:
-        return setup_screen(self.seats, self.game.conf if self.game else None, self)
+        """New game's screen, set as the last one was accepted (a fresh config: you and a
+        computer at the open table)."""
+        seats, conf = self.remembered_setup() or (DEFAULT_SEATS, None)
+        return setup_screen(seats, conf, self)
+
+    def open_variant(self, variant: str) -> None:
+        """A new game on this board (`stateside --map`), with the seats chosen last time."""
+        seats, conf = self.remembered_setup() or (DEFAULT_SEATS, None)
+        options = {} if conf is None else {"followers": conf.followers, "inns_cathedrals": conf.inns_cathedrals,
+                                           "goods": conf.goods, **({"sets": conf.sets} if variant == "table" else {})}
+        self.start_game(Setup(players=[s["name"] for s in seats], variant=variant, **options), seats)
+
+    # The last choice made on the setup screen, kept in the settings folder.
+    def _setup_memory(self):
+        from stateside.app.main import config_dir
+
+        return config_dir() / SETUP_MEMORY
+
+    def remembered_setup(self) -> tuple[list[dict], Setup] | None:
+        """(seats, setup) of the last game started from the setup screen; None when there is
+        none, or the file is not one we wrote (then the defaults: it is only a preference)."""
+        try:
+            data = read_json_file(self._setup_memory(), "setup")
+            seats = data["seats"]
+            if not (isinstance(seats, list) and 2 <= len(seats) <= 5 and all(
+                    isinstance(s, dict) and s.get("kind") in KINDS and isinstance(s.get("name"), str)
+                    and 0 < len(s["name"].strip()) <= MAX_NAME for s in seats)):
+                return None
+            seats = [{"name": s["name"].strip(), "kind": s["kind"]} for s in seats]
+            return seats, Setup.from_json({**data["setup"], "players": [s["name"] for s in seats]})
+        except (StatesideError, OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def _remember_setup(self, seats: list[dict], setup: Setup) -> None:
+        if not getattr(self.window(), "persist", True):      # a screenshot's window keeps nothing
+            return
+        conf = setup.to_json()
+        conf.pop("players")
+        try:
+            write_json_atomic(self._setup_memory(), {"seats": seats, "setup": conf}, "setup")
+        except (StatesideError, OSError, ValueError) as e:
+            self.status.emit(f"The setup could not be remembered for next time: {e}")
 
     chosen_seats = staticmethod(chosen_seats)
 
@@ -299,9 +343,25 @@ class CarcassonneMode(TurnBasedMode):
         if dialog.exec() == QDialog.Accepted:
             seats = chosen_seats(dialog)
             try:
-                self.start_game(Setup(players=[s["name"] for s in seats], **dialog.options()), seats)
+                setup = Setup(players=[s["name"] for s in seats], **dialog.options())
+                self.start_game(setup, seats)
             except (ValueError, StatesideError) as e:
                 self.status.emit(str(e))
+                return
+            self._remember_setup(seats, setup)
+
+    def game_in_progress(self) -> bool:
+        """A game New or Open would throw away: someone has moved, and it is not over."""
+        m = self._live[0] if self._live is not None else self.match     # not the replay shown
+        return m is not None and not m.is_over() and any(e.seat >= 0 for e in m.log)
+
+    def _new_game_button(self) -> None:
+        """The panel's New game: as Game > New game, which asks before a game in progress is lost."""
+        shell = self.window()
+        if shell is not self and hasattr(shell, "new_game") and hasattr(shell, "confirm_discard"):
+            shell.new_game()
+        else:
+            self.new_game()
 
     def match_from_save(self, state: dict, where: str = "the save") -> Match:
         match = super().match_from_save(state, where)
@@ -428,7 +488,8 @@ class CarcassonneMode(TurnBasedMode):
         if self.replaying is not None:
             self.refuse("This is a replay: close it to play on.")
         elif g is not None and not g.finished and g.current_player() >= 0 and self.waiting_for is None:
-            self.refuse(f"{g.names[g.current]} is playing; wait for your turn.")
+            who = g.names[g.current]
+            self.refuse(f"{who} {verb(who, 'is', 'are')} playing; wait for your turn.")
 
     def turn_tile(self, step: int) -> None:
         g = self.game
@@ -748,7 +809,7 @@ class CarcassonneMode(TurnBasedMode):
     def _game_over_text(self) -> str:
         g = self.game
         win = [g.names[i] for i in g.winners()]
-        return "Game over: " + " and ".join(win) + (" win" if len(win) > 1 else " wins") + f" with {max(g.points)} points"
+        return "Game over: " + " and ".join(win) + f" {verb(win, 'wins', 'win')} with {max(g.points)} points"
 
     def _last_tiles(self) -> dict:
         """Each player's last tile laid from the hand: seat -> (square, colour)."""
@@ -1098,7 +1159,7 @@ class CarcassonneMode(TurnBasedMode):
         g = self.game
         who = escape(g.names[g.current])
         if not human:
-            return f"{who} is playing…"
+            return f"{who} {verb(g.names[g.current], 'is', 'are')} playing…"
         if g.step == "lay":
             return ("Click a gold square to lay the tile (solid: it fits turned as shown; dashed: turned another "
                     "way; R or the buttons turn it). A town gives its chip and a secret look; a tile next to a "
@@ -1117,10 +1178,16 @@ class CarcassonneMode(TurnBasedMode):
 
     # ---------------------------------------------------------------- help
     def help_html(self) -> str:
-        return HELP_HTML
+        """F1: the rules of the board being played first (a map's own rules, then the
+        table's, which the maps build on)."""
+        if self.on_map:
+            playing = f"</h2>\n<p><b>This game is on {TITLES[self.game.conf.variant]}.</b></p>"
+            return MAPS_HELP.replace("</h2>", playing, 1) + "<hr>" + TABLE_HELP.replace("<h2>Carcassonne on the open table</h2>",
+                                            "<h2>The open table's rules, which the maps follow</h2>", 1)
+        return TABLE_HELP + "<hr>" + MAPS_HELP
 
 
-HELP_HTML = """
+TABLE_HELP = """
 <h2>Carcassonne on the open table</h2>
 <p>Players take turns building a landscape of square tiles and placing their followers on it
 to score roads, cities, cloisters and fields. The highest score when the tiles run out wins.</p>
@@ -1185,12 +1252,18 @@ Nothing on the open table is hidden, so there is no hand-over screen there. Drag
 it, zoom with the mouse wheel or +/-, press F to see it all. Each player's last tile is framed in
 their colour with their number; a computer's tile stays on view, framed in its colour with its
 follower, for a moment before its turn ends.</p>
-<p>The <b>Moves</b> tab lists every move, the computers' included, newest last, in the players'
-colours: point at a line to see its tile framed on the table (click to keep it framed). The
+<p>New game offers what was chosen last time (the first time: you and one computer); it asks before
+a game in progress is thrown away. The <b>Moves</b> tab lists every move, the computers' included,
+newest last, in the players' colours and in their words ("Ada laid a city-and-road tile two squares
+east of the start tile, turned left, and placed a knight in the city": a follower is a knight in a city,
+a thief on a road, a monk in a cloister, a farmer in a field): point at a line to see its tile framed on the table (click to keep it framed). The
 <b>Scoring</b> tab lists every scoring; click one to see the feature. Game &rarr; Replay&hellip; (or
 "Replay this game" at the end) steps through a finished or saved game on the same table.</p>
 <p><i>Our design:</i> the tile drawings, symbols and follower figures are Stateside's own; the tile
 contents follow the published tile lists of the three sets (see resources/carcassonne/SOURCES.md).</p>
+"""
+
+MAPS_HELP = """
 <h2>Carcassonne Maps: USA West, USA East and USA (both maps)</h2>
 <p>Choose the board in Game &rarr; New game. The tiles go on the squares of a grid laid over the map of
 the states: only the squares marked on the map are playable (sea, the Great Lakes, Canada and Mexico
@@ -1212,6 +1285,14 @@ the game and you lose 2 (scores may go below zero). Several are flipped one afte
 <li><b>3. Scoring:</b> everything the turn's tiles completed, flipped ones included, scores as usual.
 The game ends when the stack is empty; face-down tiles still on the map score nothing.</li>
 </ul>
+<h3>On the map</h3>
+<p>The map is fitted to the window when a game opens and whenever the window changes size, with the
+squares as large as it allows; once you zoom (wheel, + or -) or drag, the view stays yours until you press
+<b>F</b> (or <i>Show whole map</i>). Point at a gold or dashed square to see the tile in hand lying there
+as a click would lay it. While you hold <i>Hold to see your secret tiles</i>, each tile you looked at is
+shown twice the size of its square, over it. The Moves tab says where each tile went by the nearest
+town ("south of Denver"); from the command line, <code>stateside --mode carcassonne --map usa-east</code>
+opens a map game (usa-west, usa-east, usa or table).</p>
 <p><i>Our design:</i> the grid, towns, start squares and outlined squares are ours, made from the
 app's own map by a script (resources/carcassonne/maps/SOURCES.md), and so are the 30 map-chips
 (10 per colour: six worth 1, four worth 2).</p>
