@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import shiboken6
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 
 from stateside.app.main import MainWindow
 from stateside.engine.saves import save_game
@@ -230,3 +230,29 @@ def test_F1_opens_at_the_rules_of_the_board_being_played(window):
     mode.start_game(Setup(players=["Ann", "Bob"], variant="usa-east"), HUMANS, seed=3)
     text = mode.help_html()
     assert text.index("Carcassonne Maps") < text.index("open table's rules") and "on USA East" in text[:400]
+
+
+def test_a_looked_at_tile_is_shown_large_while_the_button_is_held(qtbot, window):
+    mode = window.current
+    mode.start_game(Setup(players=["Ann", "Bob"], variant="usa-west"), HUMANS, seed=3)
+    qtbot.waitUntil(lambda: fitted(mode))
+    g = mode.game
+    pos = sorted(g.covert)[len(g.covert) // 2]
+    t = next(iter(g.deck))                               # as after a look by Ann (seat 0)
+    g._take(t)
+    g.covert[pos] = t
+    g.known[pos] = frozenset({0})
+    mode.refresh()
+    b = mode.board
+    square = b.mapFromScene(mode.map_item.square_rect(pos)).boundingRect()
+    beside = square.center() - QPoint(int(square.width() * 0.8), 0)     # left of the square
+
+    def colour_beside():
+        b.viewport().repaint()
+        return b.viewport().grab().toImage().pixelColor(beside)
+    covered_not = colour_beside()
+    mode.btn_peek.pressed.emit()
+    assert mode.map_item.secret_for == 0
+    assert colour_beside() != covered_not               # the tile, twice the square, reaches past it
+    mode.btn_peek.released.emit()
+    assert colour_beside() == covered_not

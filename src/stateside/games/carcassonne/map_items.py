@@ -4,7 +4,7 @@ face-down tiles, the tiles laid (at map scale), followers and the squares to cli
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsObject
 
 from .maps import MapBoard
@@ -41,9 +41,13 @@ class MapLayer(QGraphicsObject):
         ys = [p[1] for p in board.squares]
         x0, y0, s, _ = board.rect((min(xs), min(ys)))
         self._grid = QRectF(x0 - 2, y0 - 2, (max(xs) - min(xs) + 1) * s + 4, (max(ys) - min(ys) + 1) * s + 4)
-        # what is painted: town labels (three squares wide) and the enlarged secret looks
-        # reach past the grid by up to a square
-        self._bounds = self._grid.adjusted(-s, -s, s, s)
+        self._labels = self._place_labels()
+        shown = self._grid
+        for rect in self._labels.values():
+            shown = shown.united(rect)
+        self._shown = shown         # the squares and every town's name: what a fit shows
+        # what is painted: the enlarged secret looks reach past the grid by half a square
+        self._bounds = shown.adjusted(-s, -s, s, s)
         self.setAcceptedMouseButtons(Qt.LeftButton)
         self.setAcceptHoverEvents(True)
 
@@ -76,8 +80,30 @@ class MapLayer(QGraphicsObject):
         return self._bounds
 
     def grid_rect(self) -> QRectF:
-        """The squares (with the labels under the bottom row), in scene units: what a fit shows."""
-        return self.mapRectToScene(self._grid.adjusted(0, 0, 0, self.map.square_size * 0.4))
+        """The squares and the towns' names, in scene units: what a fit shows (so that no
+        name at the map's edge is cut off by the window)."""
+        return self.mapRectToScene(self._shown)
+
+    def _label_font(self) -> QFont:
+        label = QFont("DejaVu Sans")
+        label.setPixelSize(max(6, int(self.map.square_size * 0.28)))
+        label.setBold(True)
+        return label
+
+    def _place_labels(self) -> dict:
+        """Where each town's name is written: centred under its square, as wide as the name."""
+        s = self.map.square_size
+        metrics = QFontMetricsF(self._label_font())
+        out = {}
+        for pos, town in self.map.towns.items():
+            r = self.square_rect(pos)
+            w = metrics.horizontalAdvance(town.name) + 2     # and the halo
+            out[pos] = QRectF(r.center().x() - w / 2, r.bottom() - s * 0.05, w, s * 0.36)
+        return out
+
+    def label_rects(self) -> dict:
+        """square -> the rectangle its town's name is written in (item units)."""
+        return dict(self._labels)
 
     def square_rect(self, pos) -> QRectF:
         return QRectF(*self.map.rect(pos))
@@ -142,9 +168,7 @@ class MapLayer(QGraphicsObject):
             paint_follower(p, QPointF(r.x() + ax * s, r.y() + ay * s), s * 0.34, seat,
                            lying=placed.tile.segments[seg].kind == K_FIELD)
         # Towns: a ring, their chip while it lies there, and the name.
-        label = QFont("DejaVu Sans")
-        label.setPixelSize(max(6, int(s * 0.28)))
-        label.setBold(True)
+        label = self._label_font()
         for pos, town in m.towns.items():
             r = self.square_rect(pos)
             c = r.center()
@@ -160,7 +184,7 @@ class MapLayer(QGraphicsObject):
                 p.setBrush(Qt.NoBrush)
                 p.drawEllipse(c, s * 0.22, s * 0.22)
             p.setFont(label)
-            text = QRectF(r.x() - s, r.bottom() - s * 0.05, 3 * s, s * 0.36)
+            text = self._labels[pos]
             p.setPen(QPen(QColor(255, 255, 255, 220), 0))
             for dx, dy in ((-0.6, 0), (0.6, 0), (0, -0.6), (0, 0.6)):
                 p.drawText(text.translated(dx, dy), Qt.AlignHCenter | Qt.AlignTop, town.name)
