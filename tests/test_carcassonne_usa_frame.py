@@ -256,3 +256,18 @@ def test_a_looked_at_tile_is_shown_large_while_the_button_is_held(qtbot, window)
     assert colour_beside() != covered_not               # the tile, twice the square, reaches past it
     mode.btn_peek.released.emit()
     assert colour_beside() == covered_not
+
+
+def test_a_zoom_from_the_view_menu_is_kept_through_a_resize_too(qtbot, window):
+    mode = window.current
+    mode.start_game(Setup(players=["Ann", "Bob"], variant="usa-east"), HUMANS, seed=3)
+    qtbot.waitUntil(lambda: fitted(mode))
+    whole = mode.square_px()
+    window.board.zoom_by(1.5)                 # View > Zoom in: not through the mode
+    window.resize(1100, 760)
+    qtbot.waitUntil(lambda: mode.board.viewport().width() < 968)
+    qtbot.wait(1)
+    assert not fitted(mode)                    # still zoomed in: part of the map off view
+    zoomed = mode.square_px()
+    qtbot.keyClick(mode, Qt.Key_F)
+    assert fitted(mode) and mode.square_px() < zoomed and mode.square_px() < whole

@@ -103,7 +103,7 @@ class CarcassonneMode(TurnBasedMode):
         self.peek = False                  # the secret looks shown (while the button is held)
         self._scored_game = None           # the state whose scoring events the list shows
         self._fit = False                  # fit the view once the new match's tiles are drawn
-        self._map_fitted = False           # the map is shown whole (no zoom or drag since): refit on resize
+        self._fitted_as = None             # the board's view just after the map was fitted (_board_view)
         self._pick_at = None                  # (state, log length) last drawn: a new move drops the pick
         self._build()
         board.viewport().installEventFilter(self)
@@ -225,6 +225,8 @@ class CarcassonneMode(TurnBasedMode):
         side.addWidget(self.tabs, 1)
         bottom = QHBoxLayout()
         self.btn_new = QPushButton("New game\u2026")
+        self.btn_new.setToolTip("Start another game (Ctrl+N): the setup offers your last choice, and asks "
+                                "first if this game is under way")
         self.btn_new.clicked.connect(self._new_game_button)
         self.btn_fit = QPushButton("Show whole table")
         self.btn_fit.setToolTip("Fit the table in view (F). Drag to move it, the mouse wheel or +/- to zoom.")
@@ -1006,7 +1008,13 @@ class CarcassonneMode(TurnBasedMode):
                 b.zoom_by(min((view.width() - 2 * FIT_MARGIN) / shown.width(),
                               (view.height() - 2 * FIT_MARGIN) / shown.height()))
             b.centerOn(r.center())
-            self._map_fitted = True
+            self._fitted_as = self._board_view()
+
+    def _board_view(self) -> tuple:
+        """The board's scale and scroll position: if they are still as the fit left them, nobody
+        has zoomed or moved the map since (by wheel, keys, menu, pinch or drag)."""
+        b = self.board
+        return b.transform().m11(), b.horizontalScrollBar().value(), b.verticalScrollBar().value()
 
     def square_px(self) -> float:
         """How many screen pixels a square of the map takes now (0 off the maps)."""
@@ -1015,23 +1023,15 @@ class CarcassonneMode(TurnBasedMode):
         return self.map_item.map.square_size * self.board.transform().m11()
 
     def eventFilter(self, watched, event) -> bool:
-        """The shared board's viewport, while a map is shown: a person's zoom or drag keeps
-        its view; until then the map is fitted again whenever the window changes size."""
-        if watched is self.board.viewport() and self.on_map and self.active:
-            kind = event.type()
-            if kind == QEvent.Wheel or (kind == QEvent.MouseMove and event.buttons()):
-                self._map_fitted = False
-            elif kind == QEvent.Resize and self._map_fitted:
-                QTimer.singleShot(0, self, self._refit)     # after the board has taken its new size
+        """The shared board's viewport, while a map is shown: the map is fitted again whenever
+        the window changes size, unless someone zoomed or moved it since it was fitted (their view
+        stays). Seen before the board itself handles the resize, so the view is still as it was."""
+        if watched is self.board.viewport() and event.type() == QEvent.Resize and self.on_map and self.active \
+                and self._fitted_as is not None and self._fitted_as == self._board_view():
+            QTimer.singleShot(0, self, self._fit_view)     # after the board has taken its new size
         return False
 
-    def _refit(self) -> None:
-        if self._map_fitted and self.on_map and self.active:
-            self._fit_view()
-
     def _zoom(self, factor: float) -> None:
-        if self.on_map:
-            self._map_fitted = False
         (self.board if self.on_map else self.view).zoom_by(factor)
 
     def _set_peek(self, on: bool) -> None:
