@@ -204,6 +204,8 @@ def test_the_command_line_opens_a_map_or_a_map_save(qtbot, tmp_path, monkeypatch
     out = str(tmp_path / "shot.png")
     assert main(["--screenshot", out, "--map", "usa-east"]) == 0
     assert seen.pop() == ("carcassonne", "MapGame", "usa-east", True)
+    assert main(["--screenshot", out, "--mode", "carcassonne", "--map", "table"]) == 0
+    assert seen.pop()[:3] == ("carcassonne", "Game", "table")
     # a map save named on the command line opens on its map
     from stateside.engine.match import Match
     from stateside.games.carcassonne.engine import Game
