@@ -53,7 +53,7 @@ def test_the_log_shows_every_action_the_computers_included_in_the_players_colour
     for line in lines:
         assert line.colour == (SEAT_COLOURS[line.seat] if line.seat >= 0 else mode.seat_colour(-1))
     cpu = next(line for line in lines if line.seat == 1)
-    assert cpu.text.startswith("Cpu laid tile") and cpu.who == "Cpu"
+    assert cpu.text.startswith("Cpu laid a ") and " tile " in cpu.text and cpu.who == "Cpu"
     assert mode.log_panel.minimumSizeHint().height() <= mode.log_panel.height()
     # Six or more lines fit at 1024x700.
     rows = mode.log_panel.visualItemRect(mode.log_panel.item(0)).height()

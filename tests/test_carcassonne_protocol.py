@@ -48,7 +48,7 @@ def test_seeded_games_end_with_returns_of_one_or_zero_and_every_draw_logged(seat
     assert all(type(e.action) is Draw for e in draws)
     # every tile of the game was drawn (to be played or set aside), none but the start tile is placed otherwise
     assert len(draws) == 114 - 1 == len(g.placed) - 1 + len(g.set_aside)
-    assert match.log[0].seat == CHANCE and match.log[0].text.startswith("Player 1 drew tile ")
+    assert match.log[0].seat == CHANCE and match.log[0].text.startswith("Player 1 drew a ")
 
 
 def test_returns_are_zero_until_the_end():
@@ -107,13 +107,14 @@ def test_actions_in_json_and_in_plain_english():
     match = Match("carcassonne", ["human", "human"], 5, Setup(players=["Ada", "Bo"]).to_json())
     g = match.state
     assert g.action_to_json(draw("B-U")) == {"draw": "B-U"}
-    assert g.action_to_string(draw("B-U")) == "Ada drew tile B-U"
+    # in a player's words: B-U is the base game's straight road (tile U of the rulebook's list)
+    assert g.action_to_string(draw("B-U")) == "Ada drew a road tile"
     match.apply(draw("B-U"))
-    assert g.action_to_string((1, 0, 1, -1)) == "Ada laid tile B-U on square 1,0 turned a quarter turn clockwise, " \
-                                                "without a follower"
+    assert g.action_to_string((1, 0, 1, -1)) == "Ada laid a road tile just east of the start tile, turned right, " \
+                                                "with no follower"
     road = [s.kind for s in g.tiles[g.drawn].segments].index("road")
-    assert g.action_to_string((-1, 0, 3, road)) == ("Ada laid tile B-U on square -1,0 turned a quarter turn "
-                                                    "anticlockwise, with a follower on its road")
+    assert g.action_to_string((-1, 0, 3, road)) == ("Ada laid a road tile just west of the start tile, turned "
+                                                    "left, and placed a thief on the road")
     for a in [(1, 0, 1, -1), draw("IC-01"), TurnUp(2, -3), PlaceTurnedUp(2, -3, 2)]:
         assert g.action_from_json(json.loads(json.dumps(g.action_to_json(a)))) == a
     for bad, message in [({"draw": "Z-9"}, "not a Carcassonne tile"), ([1, 2, 3], "4 whole numbers"),
@@ -235,9 +236,10 @@ def test_face_down_tiles_turned_up_and_laid_survive_save_and_load():
     loaded = Match.from_json(json.loads(json.dumps(match.to_json())), "test")
     assert len(loaded.state.reserved) == 2 and loaded.state.board == match.state.board
     assert loaded.state.observation(0) == match.state.observation(0)
-    assert [e.text for e in loaded.log][-2:] == ["Ann turned up the face-down tile on square 1,0: tile B-U",
-                                                 "Ann laid the turned-up tile B-U on square 1,0 turned a quarter "
-                                                 "turn clockwise"]
+    assert [e.text for e in loaded.log][-2:] == ["Ann turned up the face-down tile just east of the start tile: "
+                                                 "a road tile",
+                                                 "Ann laid the turned-up tile on its square just east of the start "
+                                                 "tile, turned right"]
 
 
 @pytest.mark.parametrize("seed", range(4))

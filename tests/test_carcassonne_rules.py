@@ -390,7 +390,7 @@ def test_printed_squares_start_tiles_and_face_down_tiles_given_from_outside():
     assert TurnUp(1, 0) in g.legal_actions() and TurnUp(3, 1) not in g.legal_actions()   # 3,1 touches nothing
     with pytest.raises(IllegalActionError, match="does not touch the landscape"):
         g.apply_action(TurnUp(3, 1))
-    assert g.action_to_string(TurnUp(1, 0)) == "Ann turned up the face-down tile on square 1,0: tile B-U"
+    assert g.action_to_string(TurnUp(1, 0)) == "Ann turned up the face-down tile just east of the start tile: a road tile"
     g.apply_action(TurnUp(1, 0))
     assert (1, 0) in g.open and (1, 0) not in g.reserved
     assert g.fits(tile_by_id()["B-U"], (1, 0)) == (1, 3)

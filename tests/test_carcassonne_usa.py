@@ -257,7 +257,8 @@ def test_a_flipped_tile_that_fits_is_laid_and_scores_2():
     events = g.apply_action(PlaceTurnedUp(s[0], s[1], rot))
     assert g.board.get(s) is not None and g.points[0] == 2
     near = g.map.town_near(s).name
-    assert events[0].text == f"P1 flipped the covert tile near {near}: it fits, +2"
+    text = events[0].text
+    assert text.startswith("P1 turned up the face-down tile ") and near in text and text.endswith(": it fits, +2")
 
 
 def test_a_flipped_tile_that_does_not_fit_leaves_the_game_minus_2():
@@ -370,9 +371,12 @@ def test_a_secret_look_is_declared_for_the_looker_alone_and_worded_so():
     assert g.audience(look) is EVERY_SEAT            # who looked, and where, is public
     g.apply_action(look)
     near = g.map.town_near((look.x, look.y)).name
-    for tile in ("B-K", "B-E"):
+    # B-K: the base game's city with a curved road (tile K of the rulebook's list), B-E: a city on one edge
+    for tile, words in (("B-K", "a city-and-road tile"), ("B-E", "a city tile")):
         assert g.audience(Reveal(tile)) == frozenset({0})
-        assert g.describe(Reveal(tile), 0) == f"the face-down tile near {near} was shown to P1 only: tile {tile}"
+        said = g.describe(Reveal(tile), 0)
+        assert said.startswith("the face-down tile ") and near in said
+        assert said.endswith(f" was shown to P1 only: {words}")
         assert g.describe(Reveal(tile), None) == g.describe(Reveal(tile), 0)
         for viewer in (1, SPECTATOR):
             assert g.describe(Reveal(tile), viewer) == "the face-down tile was shown to P1 only"
@@ -386,7 +390,7 @@ def test_a_flip_is_declared_public():
     lay_city_towards(g, q, s)
     assert g.revealing == (s, "flip")
     assert g.audience(Reveal("B-E")) is EVERY_SEAT
-    assert "tile B-E" in g.describe(Reveal("B-E"), 1)
+    assert g.describe(Reveal("B-E"), 1).endswith(": a city tile")     # B-E: a city on one edge
 
 
 def played(variant: str, seed: int, stop):

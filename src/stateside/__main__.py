@@ -195,6 +195,8 @@ def cmd_app(argv: list[str], quick_exit: bool = False) -> int:
     parser.add_argument("--mode", metavar="NAME", help="open this mode first (e.g. explorer, ten-days)")
     parser.add_argument("--screenshot", metavar="OUT", help="render the main window to a PNG and exit")
     parser.add_argument("--size", metavar="WxH", default=None, help="window size for --screenshot (default 1280x800)")
+    parser.add_argument("--map", metavar="NAME", help="Carcassonne: start a game on this board (usa-west, usa-east, "
+                                                      "usa or table); implies --mode carcassonne")
     args = parser.parse_args(argv)
     if args.screenshot is not None and not args.screenshot.strip():
         return _fail("--screenshot: give the name of the PNG file to write")
@@ -202,6 +204,16 @@ def cmd_app(argv: list[str], quick_exit: bool = False) -> int:
         return _fail(f"{args.file}: no such saved game")
     if args.file is not None and args.mode is not None:
         return _fail("give a saved game or --mode, not both (a save opens in its own game)")
+    if args.map is not None:
+        from stateside.games.carcassonne.engine import VARIANTS
+
+        if args.map not in VARIANTS:
+            return _fail(f"--map: no Carcassonne board {args.map[:40]!r} (boards: {', '.join(VARIANTS)})")
+        if args.file is not None:
+            return _fail("give a saved game or --map, not both (a save opens on its own board)")
+        if args.mode not in (None, "carcassonne"):
+            return _fail(f"--map goes with Carcassonne, not --mode {args.mode[:40]}")
+        args.mode = "carcassonne"
     size = None
     if args.size:
         lo, hi = SIZE_LIMITS
@@ -215,7 +227,7 @@ def cmd_app(argv: list[str], quick_exit: bool = False) -> int:
     from stateside.app.main import run_app
 
     return run_app(mode=args.mode, screenshot=args.screenshot, size=size, open_file=args.file,
-                   quick_exit=quick_exit)
+                   quick_exit=quick_exit, variant=args.map)
 
 
 def _looks_like_a_file(token: str) -> bool:

@@ -706,9 +706,10 @@ def _first_mode(window: MainWindow, requested: str | None) -> str:
 
 
 def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[int, int] | None = None,
-            open_file: str | None = None, quick_exit: bool = False) -> int:
+            open_file: str | None = None, quick_exit: bool = False, variant: str | None = None) -> int:
     """The app's window until it is closed (or the screenshot written); the exit code.
-    With `quick_exit` (the `stateside` command) the process ends there and then."""
+    With `quick_exit` (the `stateside` command) the process ends there and then. `variant`:
+    a new game of `mode` on this board (the mode's open_variant; `stateside --map`)."""
     headless = screenshot and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     if headless or os.environ.get("STATESIDE_QUIT_AFTER_PAINT"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -760,6 +761,9 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
     if open_file is not None and not window.load_file(open_file, quiet=bool(screenshot)):
         if screenshot:
             return 2
+    if variant is not None and hasattr(window.current, "open_variant") and (
+            not window.game_in_progress(window.current) or window.confirm_discard(f"Start a game on {variant}?")):
+        window.current.open_variant(variant)
     window.show()
     if screenshot:
         # A mode may build part of itself after the map's first paint (the explorer's

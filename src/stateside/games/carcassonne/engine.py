@@ -35,6 +35,7 @@ from stateside.errors import IllegalActionError, StatesideError
 
 from .tiles import (CITY, DELTA, FIELD, GOODS, K_CITY, K_CLOISTER, K_FIELD, K_ROAD, SET_NAMES, TileType,
                     catalogue, distinct_rotations, fit_table, load_tile_set, tile_by_id)
+from .words import TURN_WORDS, follower_words, table_place, tile_words, verb
 
 Pos = tuple[int, int]
 VARIANTS = ("table", "usa-west", "usa-east", "usa")   # the open table, then the USA maps
@@ -50,7 +51,6 @@ MAX_SQUARES = 10_000      # playable squares a setup may list (a printed board o
 INN, CATHEDRAL = 1, 2
 NEIGHBOURS8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 _EMPTY: frozenset = frozenset()
-TURNS = ("", " turned a quarter turn clockwise", " turned half round", " turned a quarter turn anticlockwise")
 
 
 @dataclass(frozen=True)
@@ -132,10 +132,10 @@ class ScoreEvent(Event):
             return f"{who} took the {self.bonus} chip in {self.place}: {self.points} point{'s' * (self.points != 1)}"
         elif self.kind == "flip":
             if self.points > 0:
-                return f"{who} flipped the covert tile near {self.place}: it fits, +{self.points}"
-            return f"{who} flipped the covert tile near {self.place}: it does not fit and leaves the game, {self.points}"
+                return f"{who} turned up the face-down tile {self.place}: it fits, +{self.points}"
+            return f"{who} turned up the face-down tile {self.place}: it does not fit and leaves the game, {self.points}"
         else:
-            return (f"{who} hold{'s' * (len(self.seats) == 1)} the most {self.bonus} tokens: "
+            return (f"{who} {verb([names[s] for s in self.seats], 'holds', 'hold')} the most {self.bonus} tokens: "
                     f"10 points{each}")
         word = "farmer" if self.kind == "field" else "follower"
         best = max(self.followers, default=0)
@@ -1069,23 +1069,27 @@ class Game(State):
         raise ValueError(f"not a Carcassonne action: {data!r:.100}")
 
     def action_to_string(self, action) -> str:
+        """In a player's words: the tile by what is on it, the square by where it lies from
+        the start tile (words.py)."""
         names = self.conf.players
         who = names[self.current]
+        start = self.conf.start[0][1:3] if self.conf.start else (0, 0)
         if type(action) is Draw:
             t = tile_by_id()[action.tile]
             aside = "" if self.can_place_anywhere(t) else " (it fits nowhere and is set aside)"
-            return f"{who} drew tile {t.id}{aside}"
+            return f"{who} drew {tile_words(t)}{aside}"
         if type(action) is TurnUp:
             t = self.tiles[self.reserved[(action.x, action.y)]]
-            return f"{who} turned up the face-down tile on square {action.x},{action.y}: tile {t.id}"
+            return (f"{who} turned up the face-down tile {table_place((action.x, action.y), start)}: "
+                    f"{tile_words(t)}")
         if type(action) is PlaceTurnedUp:
             t = self.tiles[self.turned_up[0]]
-            return f"{who} laid the turned-up tile {t.id} on square {action.x},{action.y}{TURNS[action.rot % 4]}"
+            return (f"{who} laid the turned-up tile on its square {table_place((action.x, action.y), start)}"
+                    f"{TURN_WORDS[action.rot % 4]}")
         x, y, rot, seg = action
         tile = self.tiles[self.drawn]
         if seg == -1:
-            follower = ", without a follower"
+            follower = ", with no follower"
         else:
-            kind = tile.segments[seg].kind
-            follower = ", with a farmer in its field" if kind == K_FIELD else f", with a follower on its {kind}"
-        return f"{who} laid tile {tile.id} on square {x},{y}{TURNS[rot % 4]}{follower}"
+            follower = f", and placed {follower_words(tile.segments[seg].kind)}"
+        return f"{who} laid {tile_words(tile)} {table_place((x, y), start)}{TURN_WORDS[rot % 4]}{follower}"

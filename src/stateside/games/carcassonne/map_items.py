@@ -4,7 +4,7 @@ face-down tiles, the tiles laid (at map scale), followers and the squares to cli
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsObject
 
 from .maps import MapBoard
@@ -18,11 +18,13 @@ OUTLINE = {"violet": (QColor("#7b3fa0"), "V"), "orange": (QColor("#e07b00"), "O"
 TILE_BACK = QColor("#8a6a43")
 GRID = QColor(60, 70, 80, 70)
 TARGET = QColor("#ffb300")
+PEEK_SCALE = 2.0     # a looked-at tile, shown while held, is this many squares wide
 
 
 class MapLayer(QGraphicsObject):
     """Everything of a map game; `update_from(game, ...)` redraws it from the state."""
     squareClicked = Signal(int, int, QPointF)
+    squareHovered = Signal(object)      # the playable square under the pointer, or None
 
     def __init__(self, board: MapBoard):
         super().__init__()
@@ -33,11 +35,21 @@ class MapLayer(QGraphicsObject):
         self.secret_for: int | None = None   # show this seat's looked-at tiles face up
         self.last: dict = {}             # seat -> (square, colour) of that player's last tile
         self.highlight: tuple | None = None   # (square, colour): a move pointed at in the log
+        self.preview: tuple | None = None     # (square, tile, rot): the tile in hand under the pointer
+        self._hovered = None
         xs = [p[0] for p in board.squares]
         ys = [p[1] for p in board.squares]
         x0, y0, s, _ = board.rect((min(xs), min(ys)))
-        self._bounds = QRectF(x0 - 2, y0 - 2, (max(xs) - min(xs) + 1) * s + 4, (max(ys) - min(ys) + 1) * s + 4)
+        self._grid = QRectF(x0 - 2, y0 - 2, (max(xs) - min(xs) + 1) * s + 4, (max(ys) - min(ys) + 1) * s + 4)
+        self._labels = self._place_labels()
+        shown = self._grid
+        for rect in self._labels.values():
+            shown = shown.united(rect)
+        self._shown = shown         # the squares and every town's name: what a fit shows
+        # what is painted: the enlarged secret looks reach past the grid by half a square
+        self._bounds = shown.adjusted(-s, -s, s, s)
         self.setAcceptedMouseButtons(Qt.LeftButton)
+        self.setAcceptHoverEvents(True)
 
     def update_from(self, game, targets=(), other=(), secret_for=None, last=None) -> None:
         self.game, self.targets, self.other = game, set(targets), set(other)
@@ -48,8 +60,50 @@ class MapLayer(QGraphicsObject):
         self.highlight = None if pos is None else (pos, QColor(colour or TARGET))
         self.update()
 
+    def set_preview(self, preview) -> None:
+        if preview != self.preview:
+            self.preview = preview
+            self.update()
+
+    def hoverMoveEvent(self, event) -> None:
+        self._hover_to(self.square_at(event.pos()))
+
+    def hoverLeaveEvent(self, event) -> None:
+        self._hover_to(None)
+
+    def _hover_to(self, pos) -> None:
+        if pos != self._hovered:
+            self._hovered = pos
+            self.squareHovered.emit(pos)
+
     def boundingRect(self) -> QRectF:
         return self._bounds
+
+    def grid_rect(self) -> QRectF:
+        """The squares and the towns' names, in scene units: what a fit shows (so that no
+        name at the map's edge is cut off by the window)."""
+        return self.mapRectToScene(self._shown)
+
+    def _label_font(self) -> QFont:
+        label = QFont("DejaVu Sans")
+        label.setPixelSize(max(6, int(self.map.square_size * 0.28)))
+        label.setBold(True)
+        return label
+
+    def _place_labels(self) -> dict:
+        """Where each town's name is written: centred under its square, as wide as the name."""
+        s = self.map.square_size
+        metrics = QFontMetricsF(self._label_font())
+        out = {}
+        for pos, town in self.map.towns.items():
+            r = self.square_rect(pos)
+            w = metrics.horizontalAdvance(town.name) + 2     # and the halo
+            out[pos] = QRectF(r.center().x() - w / 2, r.bottom() - s * 0.05, w, s * 0.36)
+        return out
+
+    def label_rects(self) -> dict:
+        """square -> the rectangle its town's name is written in (item units)."""
+        return dict(self._labels)
 
     def square_rect(self, pos) -> QRectF:
         return QRectF(*self.map.rect(pos))
@@ -89,16 +143,15 @@ class MapLayer(QGraphicsObject):
         font.setPixelSize(int(s * 0.36))
         font.setBold(True)
         p.setFont(font)
+        peeked = []      # the looked-at tiles, drawn large on top (below)
         for pos, t in g.covert.items():
             r = self.square_rect(pos)
             colour, letter = OUTLINE[m.outlined[pos]]
             if self.secret_for is not None and t is not None and self.secret_for in g.known.get(pos, ()):
-                paint_tile(p, g.tiles[t], 0, r)
-                p.fillRect(r, QColor(255, 255, 255, 60))
-            else:
-                p.fillRect(r.adjusted(2, 2, -2, -2), TILE_BACK)
-                p.setPen(QPen(QColor("#f3e9d2"), 0))
-                p.drawText(r, Qt.AlignCenter, letter)
+                peeked.append((r, g.tiles[t], colour))
+            p.fillRect(r.adjusted(2, 2, -2, -2), TILE_BACK)
+            p.setPen(QPen(QColor("#f3e9d2"), 0))
+            p.drawText(r, Qt.AlignCenter, letter)
             p.setPen(QPen(colour, s * 0.1))
             p.setBrush(Qt.NoBrush)
             p.drawRect(r.adjusted(s * 0.05, s * 0.05, -s * 0.05, -s * 0.05))
@@ -115,9 +168,7 @@ class MapLayer(QGraphicsObject):
             paint_follower(p, QPointF(r.x() + ax * s, r.y() + ay * s), s * 0.34, seat,
                            lying=placed.tile.segments[seg].kind == K_FIELD)
         # Towns: a ring, their chip while it lies there, and the name.
-        label = QFont("DejaVu Sans")
-        label.setPixelSize(max(6, int(s * 0.28)))
-        label.setBold(True)
+        label = self._label_font()
         for pos, town in m.towns.items():
             r = self.square_rect(pos)
             c = r.center()
@@ -133,7 +184,7 @@ class MapLayer(QGraphicsObject):
                 p.setBrush(Qt.NoBrush)
                 p.drawEllipse(c, s * 0.22, s * 0.22)
             p.setFont(label)
-            text = QRectF(r.x() - s, r.bottom() - s * 0.05, 3 * s, s * 0.36)
+            text = self._labels[pos]
             p.setPen(QPen(QColor(255, 255, 255, 220), 0))
             for dx, dy in ((-0.6, 0), (0.6, 0), (0, -0.6), (0, 0.6)):
                 p.drawText(text.translated(dx, dy), Qt.AlignHCenter | Qt.AlignTop, town.name)
@@ -157,6 +208,21 @@ class MapLayer(QGraphicsObject):
             p.drawRect(r.adjusted(-s * 0.06, -s * 0.06, s * 0.06, s * 0.06))
             p.setPen(QPen(QColor(colour), s * 0.08))
             p.drawRect(r)
+        if self.preview is not None:     # the tile in hand, as it would lie there
+            pos, tile, rot = self.preview
+            p.setOpacity(0.8)
+            paint_tile(p, tile, rot, self.square_rect(pos))
+            p.setOpacity(1.0)
+        # The secret looks, while their owner holds the button: each twice the square's size
+        # over its square (as a card held up), so that its features can be read.
+        for r, tile, colour in peeked:
+            big = QRectF(r.center().x() - s * PEEK_SCALE / 2, r.center().y() - s * PEEK_SCALE / 2,
+                         s * PEEK_SCALE, s * PEEK_SCALE)
+            p.fillRect(big.translated(s * 0.08, s * 0.08), QColor(0, 0, 0, 90))
+            paint_tile(p, tile, 0, big)
+            p.setPen(QPen(colour, s * 0.1))
+            p.setBrush(Qt.NoBrush)
+            p.drawRect(big)
         if self.highlight is not None:
             pos, colour = self.highlight
             wash = QColor(colour)

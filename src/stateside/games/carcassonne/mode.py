@@ -16,7 +16,7 @@ import threading
 import time
 from html import escape
 
-from PySide6.QtCore import QObject, QPointF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeySequence, QPen, QShortcut
 from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QListView, QListWidget, QListWidgetItem,
                                QPushButton, QTabWidget, QVBoxLayout, QWidget)
@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QListView, 
 from stateside.app.movelog import NO_COLOUR
 from stateside.app.setup_screen import SetupScreen
 from stateside.app.turns import ScoreTable, TurnBasedMode
-from stateside.engine.match import AI_PREFIX, HUMAN, Match, seat_rng_seed
+from stateside.data.saves import read_json_file, write_json_atomic
+from stateside.engine.match import AI_PREFIX, HUMAN, MAX_NAME, Match, seat_rng_seed
 from stateside.errors import SaveError, StatesideError
 
 from .engine import Game, PlaceTurnedUp, ScoreEvent, Setup, TurnUp
@@ -37,8 +38,13 @@ from .table import TARGET, TableScene, TableView
 from .tile_art import SEAT_COLOURS, SEAT_NAMES
 from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD
 from .usa import ChipDraw, Follow, Lay, Look, MapGame, Reveal
+from .words import verb
 
 PANEL_WIDTH = 310
+SETUP_MEMORY = "carcassonne-setup.json"   # in the settings folder: the last setup chosen
+DEFAULT_SEATS = [{"name": "You", "kind": "human"}, {"name": "Computer", "kind": "easy"}]
+MAP_LAYER = "carcassonne-map"
+FIT_MARGIN = 4     # pixels left round the map's squares when it is fitted
 OFF = -9999
 FEATURE_WORDS = {K_CITY: "city", K_ROAD: "road", K_FIELD: "field (as a farmer)", K_CLOISTER: "cloister"}
 
@@ -93,13 +99,15 @@ class CarcassonneMode(TurnBasedMode):
         self.thinker.decided.connect(self._computer_decided)
         self.show_timer = QTimer(self, singleShot=True, timeout=self._show_done)   # a computer's move on view
         self.map_item: MapLayer | None = None   # the USA maps, drawn on the shared board
+        self.map_hover = None              # the map's square under the pointer
         self.peek = False                  # the secret looks shown (while the button is held)
         self._scored_game = None           # the state whose scoring events the list shows
         self._fit = False                  # fit the view once the new match's tiles are drawn
+        self._fitted_as = None             # the board's view just after the map was fitted (_board_view)
         self._pick_at = None                  # (state, log length) last drawn: a new move drops the pick
         self._build()
-        self.start_game(Setup(players=["You", "Computer"]),
-                        [{"name": "You", "kind": "human"}, {"name": "Computer", "kind": "easy"}])
+        board.viewport().installEventFilter(self)
+        self.start_game(Setup(players=[s["name"] for s in DEFAULT_SEATS]), DEFAULT_SEATS)
 
     # ---------------------------------------------------------------- layout
     def _build(self) -> None:
@@ -217,7 +225,9 @@ class CarcassonneMode(TurnBasedMode):
         side.addWidget(self.tabs, 1)
         bottom = QHBoxLayout()
         self.btn_new = QPushButton("New game\u2026")
-        self.btn_new.clicked.connect(self.new_game)
+        self.btn_new.setToolTip("Start another game (Ctrl+N): the setup offers your last choice, and asks "
+                                "first if this game is under way")
+        self.btn_new.clicked.connect(self._new_game_button)
         self.btn_fit = QPushButton("Show whole table")
         self.btn_fit.setToolTip("Fit the table in view (F). Drag to move it, the mouse wheel or +/- to zoom.")
         self.btn_fit.clicked.connect(self._fit_view)
@@ -285,7 +295,48 @@ class CarcassonneMode(TurnBasedMode):
             QTimer.singleShot(0, self, lambda: self.last_status == said and self._announce())
 
     def setup_screen(self) -> SetupScreen:
-        return setup_screen(self.seats, self.game.conf if self.game else None, self)
+        """New game's screen, set as the last one was accepted (a fresh config: you and a
+        computer at the open table)."""
+        seats, conf = self.remembered_setup() or (DEFAULT_SEATS, None)
+        return setup_screen(seats, conf, self)
+
+    def open_variant(self, variant: str) -> None:
+        """A new game on this board (`stateside --map`), with the seats chosen last time."""
+        seats, conf = self.remembered_setup() or (DEFAULT_SEATS, None)
+        options = {} if conf is None else {"followers": conf.followers, "inns_cathedrals": conf.inns_cathedrals,
+                                           "goods": conf.goods, **({"sets": conf.sets} if variant == "table" else {})}
+        self.start_game(Setup(players=[s["name"] for s in seats], variant=variant, **options), seats)
+
+    # The last choice made on the setup screen, kept in the settings folder.
+    def _setup_memory(self):
+        from stateside.app.main import config_dir
+
+        return config_dir() / SETUP_MEMORY
+
+    def remembered_setup(self) -> tuple[list[dict], Setup] | None:
+        """(seats, setup) of the last game started from the setup screen; None when there is
+        none, or the file is not one we wrote (then the defaults: it is only a preference)."""
+        try:
+            data = read_json_file(self._setup_memory(), "setup")
+            seats = data["seats"]
+            if not (isinstance(seats, list) and 2 <= len(seats) <= 5 and all(
+                    isinstance(s, dict) and s.get("kind") in KINDS and isinstance(s.get("name"), str)
+                    and 0 < len(s["name"].strip()) <= MAX_NAME for s in seats)):
+                return None
+            seats = [{"name": s["name"].strip(), "kind": s["kind"]} for s in seats]
+            return seats, Setup.from_json({**data["setup"], "players": [s["name"] for s in seats]})
+        except (StatesideError, OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def _remember_setup(self, seats: list[dict], setup: Setup) -> None:
+        if not getattr(self.window(), "persist", True):      # a screenshot's window keeps nothing
+            return
+        conf = setup.to_json()
+        conf.pop("players")
+        try:
+            write_json_atomic(self._setup_memory(), {"seats": seats, "setup": conf}, "setup")
+        except (StatesideError, OSError, ValueError) as e:
+            self.status.emit(f"The setup could not be remembered for next time: {e}")
 
     chosen_seats = staticmethod(chosen_seats)
 
@@ -294,9 +345,25 @@ class CarcassonneMode(TurnBasedMode):
         if dialog.exec() == QDialog.Accepted:
             seats = chosen_seats(dialog)
             try:
-                self.start_game(Setup(players=[s["name"] for s in seats], **dialog.options()), seats)
+                setup = Setup(players=[s["name"] for s in seats], **dialog.options())
+                self.start_game(setup, seats)
             except (ValueError, StatesideError) as e:
                 self.status.emit(str(e))
+                return
+            self._remember_setup(seats, setup)
+
+    def game_in_progress(self) -> bool:
+        """A game New or Open would throw away: someone has moved, and it is not over."""
+        m = self._live[0] if self._live is not None else self.match     # not the replay shown
+        return m is not None and not m.is_over() and any(e.seat >= 0 for e in m.log)
+
+    def _new_game_button(self) -> None:
+        """The panel's New game: as Game > New game, which asks before a game in progress is lost."""
+        shell = self.window()
+        if shell is not self and hasattr(shell, "new_game") and hasattr(shell, "confirm_discard"):
+            shell.new_game()
+        else:
+            self.new_game()
 
     def match_from_save(self, state: dict, where: str = "the save") -> Match:
         match = super().match_from_save(state, where)
@@ -336,6 +403,7 @@ class CarcassonneMode(TurnBasedMode):
 
     def on_deactivate(self) -> None:
         super().on_deactivate()
+        self._detach_map()            # before the board clears its layers
         if self.thinking:             # the answer will be stale; ask again on return
             self._drop_computer_move()
         if self.show_timer.isActive():   # a computer's tile on view: end its turn now
@@ -422,7 +490,8 @@ class CarcassonneMode(TurnBasedMode):
         if self.replaying is not None:
             self.refuse("This is a replay: close it to play on.")
         elif g is not None and not g.finished and g.current_player() >= 0 and self.waiting_for is None:
-            self.refuse(f"{g.names[g.current]} is playing; wait for your turn.")
+            who = g.names[g.current]
+            self.refuse(f"{who} {verb(who, 'is', 'are')} playing; wait for your turn.")
 
     def turn_tile(self, step: int) -> None:
         g = self.game
@@ -742,7 +811,7 @@ class CarcassonneMode(TurnBasedMode):
     def _game_over_text(self) -> str:
         g = self.game
         win = [g.names[i] for i in g.winners()]
-        return "Game over: " + " and ".join(win) + (" win" if len(win) > 1 else " wins") + f" with {max(g.points)} points"
+        return "Game over: " + " and ".join(win) + f" {verb(win, 'wins', 'win')} with {max(g.points)} points"
 
     def _last_tiles(self) -> dict:
         """Each player's last tile laid from the hand: seat -> (square, colour)."""
@@ -902,27 +971,65 @@ class CarcassonneMode(TurnBasedMode):
         self.btn_peek.setVisible(on_map)
         self.btn_back.setVisible(not on_map)
         self.btn_fit.setText("Show whole map" if on_map else "Show whole table")
-        item = self.map_item
-        if item is not None and (not on_map or item.map is not self.game.map or item.scene() is None):
-            if item.scene() is not None:
-                item.scene().removeItem(item)
+        if self.map_item is not None and (not on_map or self.map_item.map is not self.game.map):
+            self._detach_map()
             self.map_item = None
-        if on_map and self.active and self.map_item is None:
+        if on_map and self.map_item is None:
             self.map_item = MapLayer(self.game.map)
             self.map_item.squareClicked.connect(self._map_clicked)
-            self.board.layer("carcassonne-map", 60).addToGroup(self.map_item)
-            QTimer.singleShot(0, self._fit_view)     # once the board has its size
+            self.map_item.squareHovered.connect(self._map_hovered)
+        if on_map and self.active and self.map_item.scene() is None:
+            self.board.layer(MAP_LAYER, 60).addToGroup(self.map_item)
+            QTimer.singleShot(0, self, self._fit_view)     # once the board has its size
+
+    def _detach_map(self) -> None:
+        """Take the map's item off the shared board, which it only borrows: the mode owns the
+        item (self.map_item). Left in the board's layer, it died with the layer when the board
+        was handed to another game (reset_overlays), and the mode held a dead item."""
+        item = self.map_item
+        if item is not None and item.scene() is not None:
+            group = item.parentItem()
+            if group is not None:
+                group.removeFromGroup(item)
+            item.scene().removeItem(item)       # back in Python's hands (self.map_item)
 
     def _fit_view(self) -> None:
         """F / the button: the whole table, or the whole map's squares."""
         if not self.on_map:
             self.view.show_all(self._target_squares())
-        elif self.map_item is not None:
+        elif self.map_item is not None and self.map_item.scene() is not None:
             b = self.board
             b.fit()
-            r, m = self.map_item.sceneBoundingRect(), b.map_rect()
-            b.zoom_by(0.97 * min(m.width() / r.width(), m.height() / r.height()))
+            r = self.map_item.grid_rect()
+            # the squares as large as the viewport allows, measured in its pixels
+            shown = b.mapFromScene(r).boundingRect()
+            view = b.viewport().rect()
+            if shown.width() > 0 and shown.height() > 0:
+                b.zoom_by(min((view.width() - 2 * FIT_MARGIN) / shown.width(),
+                              (view.height() - 2 * FIT_MARGIN) / shown.height()))
             b.centerOn(r.center())
+            self._fitted_as = self._board_view()
+
+    def _board_view(self) -> tuple:
+        """The board's scale and scroll position: if they are still as the fit left them, nobody
+        has zoomed or moved the map since (by wheel, keys, menu, pinch or drag)."""
+        b = self.board
+        return b.transform().m11(), b.horizontalScrollBar().value(), b.verticalScrollBar().value()
+
+    def square_px(self) -> float:
+        """How many screen pixels a square of the map takes now (0 off the maps)."""
+        if not self.on_map or self.map_item is None:
+            return 0.0
+        return self.map_item.map.square_size * self.board.transform().m11()
+
+    def eventFilter(self, watched, event) -> bool:
+        """The shared board's viewport, while a map is shown: the map is fitted again whenever
+        the window changes size, unless someone zoomed or moved it since it was fitted (their view
+        stays). Seen before the board itself handles the resize, so the view is still as it was."""
+        if watched is self.board.viewport() and event.type() == QEvent.Resize and self.on_map and self.active \
+                and self._fitted_as is not None and self._fitted_as == self._board_view():
+            QTimer.singleShot(0, self, self._fit_view)     # after the board has taken its new size
+        return False
 
     def _zoom(self, factor: float) -> None:
         (self.board if self.on_map else self.view).zoom_by(factor)
@@ -942,14 +1049,13 @@ class CarcassonneMode(TurnBasedMode):
         pos = (x, y)
         legal = g.legal_actions(g.current)
         if g.step == "lay":
-            fits = [a.rot for a in legal if (a.x, a.y) == pos]
-            if not fits:
+            rot = self._lay_rot(pos)
+            if rot is None:
                 self.status.emit("That square holds a face-down tile." if pos in g.covert else
                                  "The tile does not fit there: click a gold square (next to the tiles, "
                                  "every edge matching).")
                 return
-            if self.rot not in fits:
-                self.rot = next(r for r in ((self.rot + k) % 4 for k in range(4)) if r in fits)
+            self.rot = rot
             self.act(Lay(x, y, self.rot))
         elif g.step == "look":
             if Look(x, y) not in legal:
@@ -974,6 +1080,28 @@ class CarcassonneMode(TurnBasedMode):
             if seg in options:
                 self.chosen = None if self.chosen == seg else seg
                 self.refresh()
+
+    def _map_hovered(self, pos) -> None:
+        self.map_hover = pos
+        if self.map_item is not None and self.game is not None and self.on_map:
+            self.map_item.set_preview(self._map_preview())
+
+    def _lay_rot(self, pos) -> int | None:
+        """How the tile in hand would go on `pos` if clicked: as turned now if it fits so,
+        else the next way round that fits; None where it does not fit."""
+        g = self.game
+        fits = [a.rot for a in g.legal_actions(g.current) if isinstance(a, Lay) and (a.x, a.y) == pos]
+        if not fits:
+            return None
+        return next(r for r in ((self.rot + k) % 4 for k in range(4)) if r in fits)
+
+    def _map_preview(self):
+        """(square, tile, rot) of the tile in hand under the pointer over a square it fits."""
+        g, pos = self.game, self.map_hover
+        if pos is None or g.finished or g.step != "lay" or not self.is_human_turn() or self.replaying is not None:
+            return None
+        rot = self._lay_rot(pos)
+        return None if rot is None else (pos, g.tiles[g.drawn], rot)
 
     def _refresh_map(self) -> None:
         g = self.game
@@ -1007,6 +1135,7 @@ class CarcassonneMode(TurnBasedMode):
             known = any(g.current in k for k in g.known.values())
             self.map_item.update_from(g, targets, other, g.current if (self.peek and human and known) else None,
                                       self._last_tiles())
+            self.map_item.set_preview(self._map_preview())
         if g.finished:
             self.hand.show_tile(None, 0, "game over")
         else:
@@ -1030,7 +1159,7 @@ class CarcassonneMode(TurnBasedMode):
         g = self.game
         who = escape(g.names[g.current])
         if not human:
-            return f"{who} is playing…"
+            return f"{who} {verb(g.names[g.current], 'is', 'are')} playing…"
         if g.step == "lay":
             return ("Click a gold square to lay the tile (solid: it fits turned as shown; dashed: turned another "
                     "way; R or the buttons turn it). A town gives its chip and a secret look; a tile next to a "
@@ -1049,10 +1178,16 @@ class CarcassonneMode(TurnBasedMode):
 
     # ---------------------------------------------------------------- help
     def help_html(self) -> str:
-        return HELP_HTML
+        """F1: the rules of the board being played first (a map's own rules, then the
+        table's, which the maps build on)."""
+        if self.on_map:
+            playing = f"</h2>\n<p><b>This game is on {TITLES[self.game.conf.variant]}.</b></p>"
+            return MAPS_HELP.replace("</h2>", playing, 1) + "<hr>" + TABLE_HELP.replace("<h2>Carcassonne on the open table</h2>",
+                                            "<h2>The open table's rules, which the maps follow</h2>", 1)
+        return TABLE_HELP + "<hr>" + MAPS_HELP
 
 
-HELP_HTML = """
+TABLE_HELP = """
 <h2>Carcassonne on the open table</h2>
 <p>Players take turns building a landscape of square tiles and placing their followers on it
 to score roads, cities, cloisters and fields. The highest score when the tiles run out wins.</p>
@@ -1117,12 +1252,18 @@ Nothing on the open table is hidden, so there is no hand-over screen there. Drag
 it, zoom with the mouse wheel or +/-, press F to see it all. Each player's last tile is framed in
 their colour with their number; a computer's tile stays on view, framed in its colour with its
 follower, for a moment before its turn ends.</p>
-<p>The <b>Moves</b> tab lists every move, the computers' included, newest last, in the players'
-colours: point at a line to see its tile framed on the table (click to keep it framed). The
+<p>New game offers what was chosen last time (the first time: you and one computer); it asks before
+a game in progress is thrown away. The <b>Moves</b> tab lists every move, the computers' included,
+newest last, in the players' colours and in their words ("Ada laid a city-and-road tile two squares
+east of the start tile, turned left, and placed a knight in the city": a follower is a knight in a city,
+a thief on a road, a monk in a cloister, a farmer in a field): point at a line to see its tile framed on the table (click to keep it framed). The
 <b>Scoring</b> tab lists every scoring; click one to see the feature. Game &rarr; Replay&hellip; (or
 "Replay this game" at the end) steps through a finished or saved game on the same table.</p>
 <p><i>Our design:</i> the tile drawings, symbols and follower figures are Stateside's own; the tile
 contents follow the published tile lists of the three sets (see resources/carcassonne/SOURCES.md).</p>
+"""
+
+MAPS_HELP = """
 <h2>Carcassonne Maps: USA West, USA East and USA (both maps)</h2>
 <p>Choose the board in Game &rarr; New game. The tiles go on the squares of a grid laid over the map of
 the states: only the squares marked on the map are playable (sea, the Great Lakes, Canada and Mexico
@@ -1144,6 +1285,14 @@ the game and you lose 2 (scores may go below zero). Several are flipped one afte
 <li><b>3. Scoring:</b> everything the turn's tiles completed, flipped ones included, scores as usual.
 The game ends when the stack is empty; face-down tiles still on the map score nothing.</li>
 </ul>
+<h3>On the map</h3>
+<p>The map is fitted to the window when a game opens and whenever the window changes size, with the
+squares as large as it allows; once you zoom (wheel, + or -) or drag, the view stays yours until you press
+<b>F</b> (or <i>Show whole map</i>). Point at a gold or dashed square to see the tile in hand lying there
+as a click would lay it. While you hold <i>Hold to see your secret tiles</i>, each tile you looked at is
+shown twice the size of its square, over it. The Moves tab says where each tile went by the nearest
+town ("south of Denver"); from the command line, <code>stateside --mode carcassonne --map usa-east</code>
+opens a map game (usa-west, usa-east, usa or table).</p>
 <p><i>Our design:</i> the grid, towns, start squares and outlined squares are ours, made from the
 app's own map by a script (resources/carcassonne/maps/SOURCES.md), and so are the 30 map-chips
 (10 per colour: six worth 1, four worth 2).</p>

@@ -352,6 +352,7 @@ def setup_screen(seats: list[dict], conf: Setup | None, parent: QWidget | None =
         kind.currentIndexChanged.connect(
             lambda _, i=i, name=name, kind=kind: is_auto_name(i, name.text())
             and name.setText(default_name(i, kind.currentData().removeprefix(AI_PREFIX))))
+    dialog.count.setValue(len(seats))     # the rows past them are ready, not chosen
     return dialog
 
 

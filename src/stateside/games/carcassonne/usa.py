@@ -34,10 +34,11 @@ from typing import Any
 from stateside.engine.protocol import CHANCE, EVERY_SEAT, TERMINAL, Event, InvariantError
 from stateside.errors import IllegalActionError
 
-from .engine import (MAX_SEGMENT, NEIGHBOURS8, TURNS, Draw, Game, PlaceTurnedUp, Pos, ScoreEvent, Setup, _draws,
+from .engine import (MAX_SEGMENT, NEIGHBOURS8, Draw, Game, PlaceTurnedUp, Pos, ScoreEvent, Setup, _draws,
                      action_numbers)
 from .maps import Chip, MapBoard, load_chips, load_maps
-from .tiles import DELTA, FIELD, K_FIELD, SET_NAMES, fit_table, load_tile_set, tile_by_id
+from .tiles import DELTA, FIELD, SET_NAMES, fit_table, load_tile_set, tile_by_id
+from .words import TURN_WORDS, article, as_object, follower_words, map_place, tile_words
 
 START_TILE = "B-D"      # every start square gets one (2, or 4 with both maps, of the 4/8 in play)
 FLIP_POINTS = 2
@@ -373,7 +374,7 @@ class MapGame(Game):
 
     def _flip_score(self, pos: Pos, points: int) -> None:
         self.points[self.current] += points
-        place = self.map.town_near(pos).name
+        place = map_place(self.map, pos)     # "south of Denver", for the scoring's words
         e = ScoreEvent(text="", kind="flip", seats=(self.current,), points=points, turn=self.turn,
                        squares=(pos,), place=place)
         self.events.append(replace(e, text=e.describe(self.conf.players)) if self.record else e)
@@ -533,8 +534,8 @@ class MapGame(Game):
         if type(action) is Reveal and action.tile is not None and self.step == "reveal" \
                 and self.revealing[1] == "look" and (viewer is None or viewer == self.current):
             pos = self.revealing[0]
-            return (f"the face-down tile near {self.map.town_near(pos).name} was shown to "
-                    f"{self.conf.players[self.current]} only: tile {action.tile}")
+            return (f"the face-down tile {map_place(self.map, pos)} was shown to "
+                    f"{as_object(self.conf.players[self.current])} only: {tile_words(tile_by_id()[action.tile])}")
         return text if text is not None else self.action_to_string(action)
 
     def observation(self, seat: int) -> dict:
@@ -650,36 +651,38 @@ class MapGame(Game):
         raise ValueError(f"not an action of Carcassonne on the USA maps: {data!r:.100}")
 
     def action_to_string(self, action) -> str:
+        """In a player's words: the tile by what is on it, the square by its nearest town."""
         who = self.conf.players[self.current]
         kind = type(action)
         if kind is Draw:
             t = tile_by_id()[action.tile]
             aside = "" if self.can_place_anywhere(t) else " (it fits nowhere and is set aside)"
-            return f"{who} drew tile {t.id}{aside}"
+            return f"{who} drew {tile_words(t)}{aside}"
         if kind is Lay:
-            town = self.map.towns.get((action.x, action.y))
-            at = f" (the town of {town.name})" if town else ""
-            return f"{who} laid tile {self.tiles[self.drawn].id} on square {action.x},{action.y}{at}{TURNS[action.rot % 4]}"
+            pos = (action.x, action.y)
+            return f"{who} laid {tile_words(self.tiles[self.drawn])} {map_place(self.map, pos)}{TURN_WORDS[action.rot % 4]}"
         if kind is ChipDraw:
             chip = _chips()[action.chip]
-            return f"{who} took a {chip.colour} chip worth {chip.points}"
+            return f"{who} took {article(chip.colour)} chip worth {chip.points} point{'s' * (chip.points != 1)}"
         if kind is Look:
-            return (f"{who} looked secretly at the face-down {self.map.outlined[(action.x, action.y)]} tile "
-                    f"near {self.map.town_near((action.x, action.y)).name}")
+            pos = (action.x, action.y)
+            return (f"{who} looked secretly at {article(self.map.outlined[pos])}-outlined face-down tile "
+                    f"{map_place(self.map, pos)}")
         if kind is Reveal:
             if self.revealing is None:
                 return "a face-down tile was shown"
             pos, why = self.revealing
-            if why == "look":
-                return f"the face-down tile was shown to {who} only"
-            return f"{who} flipped the covert tile near {self.map.town_near(pos).name}: tile {action.tile}"
+            if why == "look":      # the same words whichever tile it was: others read this line
+                return f"the face-down tile was shown to {as_object(who)} only"
+            return (f"{who} turned up the face-down tile {map_place(self.map, pos)}: "
+                    f"{tile_words(tile_by_id()[action.tile])}")
         if kind is PlaceTurnedUp:
-            return (f"{who} laid the flipped tile {self.tiles[self.turned_up[0]].id} on square "
-                    f"{action.x},{action.y}{TURNS[action.rot % 4]}")
+            return (f"{who} laid the turned-up {tile_words(self.tiles[self.turned_up[0]]).split(' ', 1)[1]} "
+                    f"on its square {map_place(self.map, (action.x, action.y))}{TURN_WORDS[action.rot % 4]}")
         if kind is Follow:
             if action.seg == -1:
                 return f"{who} placed no follower"
             k = self.placed[self.board[self.first]].tile.segments[action.seg].kind
-            return f"{who} put a farmer in the field" if k == K_FIELD else f"{who} put a follower on the {k}"
+            return f"{who} placed {follower_words(k)}"
         return super().action_to_string(action)
 
