@@ -298,32 +298,42 @@ def test_people_at_one_screen_pass_it_on_once_someone_has_looked_at_a_face_down_
     assert mode.pass_screen.title.text() == f"Pass to {mode.game.names[nxt]}" and mode.viewer is None
 
 
+def a_second_look():
+    """The first seeded game of three easy computers on USA West in which a seat looks at
+    a face-down tile another seat looked at first: (the match up to that look, the seat,
+    the square)."""
+    for seed in range(40):
+        source = Match("carcassonne", ["ai:easy"] * 3, seed, {**Game.default_setup(3), "variant": "usa-west"})
+        while not source.is_over() and len(source.log) < 400:
+            before = source.state.clone()
+            entry = source.step()
+            if type(entry.action) is Look:
+                pos = (entry.action.x, entry.action.y)
+                if before.known.get(pos) and entry.seat not in before.known[pos]:
+                    return source, entry.seat, pos
+    raise AssertionError("no seeded game has a second look at a tile")
+
+
 def test_online_a_tile_someone_else_looked_at_first_is_named_once_this_seat_looks_too(qtbot, mode):
     """The online copy (engine.following): another seat's look reaches this seat hidden, and
     the square stays face down here; when this seat looks at the same tile later (no chance
-    action: the referee just shows it), the copy shows it on its square. Seed 0 of three
-    easy computers on USA West: seat 0 looks at (9, 8), known to another, at entry 35."""
-    source = Match("carcassonne", ["ai:easy"] * 3, 0, {**Game.default_setup(3), "variant": "usa-west"})
-    while len(source.log) < 36:
-        source.step()
-    me, pos = 0, (9, 8)
-    look = source.log[35]
-    assert look.seat == me and look.action == Look(*pos)
-    assert me not in source.state_after(35).known[pos] and source.state_after(35).known[pos]
+    action: the referee just shows it), the copy shows it on its square."""
+    source, me, pos = a_second_look()
+    k = len(source.log) - 1   # the look
     views = []
     for e in source.log:
         state = source.state_after(e.index)
         views.append({"n": e.index, "seat": e.seat, "text": e.words_for(me), **(
             {"action": state.action_to_json(e.action)} if e.seen_by(me) else {"hidden": True})})
-    assert any(v.get("hidden") for v in views[:35])
+    assert any(v.get("hidden") for v in views[:k])
 
     def shown(state):   # the tile this seat's view shows on the square (None: face down, unknown)
         return next(c["tile"] for c in state.observation(me)["covert"] if tuple(c["square"]) == pos)
     local = Match("carcassonne", ["human"] * 3, source.seed, source.initial_setup)
-    done = follow(local, me, views[:35], {}, source.state_after(35).observation(me), 35)
+    done = follow(local, me, views[:k], {}, source.state_after(k).observation(me), k)
     mode.install(local)
     assert not done.disagreed and shown(mode.game) is None
     done = follow(local, me, views, {}, source.state.observation(me), len(views))
-    assert not done.disagreed and [e.index for e in done.entries] == [35]
+    assert not done.disagreed and [e.index for e in done.entries] == [k]
     assert mode.game.observation(me) == source.state.observation(me)
     assert shown(mode.game) == shown(source.state) is not None
