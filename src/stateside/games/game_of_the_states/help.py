@@ -55,9 +55,16 @@ strictly: every move ends on a shortest route to a target, or on the target.</p>
 <p>Draw a card and ask the player on your left about one fact on it: nickname, population (in millions:
 right within one million), capital, year settled, year it entered the union (the year only) or rank of
 entry. A right answer wins the card; a wrong one passes to the next player on the left; if nobody is right
-you keep the card. After all 50 cards the most cards wins. Answers are typed (case, accents, punctuation,
-"St."/"Saint", a leading "The", a missing "State" in a nickname and one typo in a long name are
-forgiven) or, as a setting, picked from four choices. With several people at one screen a "pass to"
+you keep the card. After all 50 cards the most cards wins. Answers are typed or, as a setting, picked
+from four choices. A typed answer is taken as a fair quizmaster would: case, accents, punctuation,
+"St."/"Saint", a leading "The", a missing "State" in a nickname, the state after a capital ("Saint Paul,
+MN") and one typo in a name of five letters or more are forgiven (another state's capital or nickname is
+never taken for a typo); a population is judged on the exact figure typed, in digits or words ("38.54",
+"39,538,223", "about 39 million", "half a million"); a full date is fine where the year is asked
+("September 9, 1850"), and a rank may be written out ("thirty-first"). <b>Year settled:</b> where
+references date a state's first settlement differently (Pennsylvania: the Swedes in 1643 or William Penn's
+Philadelphia in 1682), every documented year is right, and the answer shown names them all (the list and
+its sources: <code>resources/game_of_the_states/settled.yaml</code>). With several people at one screen a "pass to"
 screen comes before the asker's card is shown, so that the others can look away. Hawaii's card has no
 year settled.</p>
 
