@@ -95,5 +95,7 @@ the public sources they come from:</p>
 <p>Buy and Sell: accepts a price of $600 or more (a re-spin is worth $550 on average) and heads first for
 disks left in traffic jams (they cost $200). Trivia: each level knows each kind of fact with a chance
 (hard: capitals 92%, nicknames 85%, populations 80%, years of entry 70%, ranks 60%, years settled 35%;
-easy: 45%, 35%, 30%, 15%, 10%, 5%) and asks the fact it thinks hardest.</p>
+easy: 45%, 35%, 30%, 15%, 10%, 5%); not knowing, it guesses as a person would (right about one time in
+four among likely answers). Asking, it mixes its questions over the facts, asks a stronger answerer harder
+ones (judged by the answers given so far) and seldom asks the same kind of question twice running.</p>
 """

@@ -69,6 +69,15 @@ class GameOfTheStates(State):
         return cls(dict(setup), engine)
 
     @classmethod
+    def selfplay_report(cls, variant: str | None):
+        """A tally of what the computers did, for `stateside selfplay` (Trivia: the facts asked)."""
+        if variant != "trivia":
+            return None
+        from stateside.games.game_of_the_states.ai import TriviaSpread
+
+        return TriviaSpread()
+
+    @classmethod
     def default_setup(cls, players: int) -> dict:
         return {"players": [f"Player {i + 1}" for i in range(players)], "variant": VARIANTS[0]}
 
