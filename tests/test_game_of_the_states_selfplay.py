@@ -70,6 +70,8 @@ def play(variant: str, seed: int, players: int) -> Match:
     if variant == "buy-and-sell":
         assert all(r["done"] for r in state.engine.disks.values())
         assert len(state.engine.platform) == 4 * players
+    # Special Rule #3's redraw never comes up: the setup's cards lie at the bottom
+    assert not any(ev.kind == "redraw" for entry in match.log for ev in entry.events)
     returns = state.returns()
     assert abs(sum(returns) - 1) < 1e-9
     top = max(state.scores())

@@ -44,11 +44,13 @@ without a spin and collect $200 from the bank. If nobody takes it, it goes back 
 turn.</li>
 <li><b>The end.</b> When every disk is on the platform, the most money wins.</li>
 </ul>
-<p><b>Our decisions where the rulebook is silent.</b> <i>Special Rule #3</i> is named by the rulebook but
-not printed: a destination card that names the state your truck is in, a state with one of your own disks
-for sale or a state with one of the seller's disks for sale goes to the bottom of the draw pile and you draw
-again. Nobody pays more than they have (they pay all they have). With two things to do in one state (a
-disk for sale and a jammed disk) you choose one. Destination cards lie face up. "Move toward" is kept
+<p><b>Our decisions where the rulebook is silent.</b> The rulebook refers to a <i>Special Rule #3</i> for
+the destination card but never prints it. It is not needed: every state where a disk or a truck was put at
+the setup has its card at the bottom of the draw pile, below the destination cards a game draws, so a
+destination never names a state with a disk for sale or the truck's own state. <b>Money:</b> a player short
+of money pays all they have, and a disk bought that way sells back for no more than was paid for it (a
+purchase can never earn more than it cost); a take-over costs $200, so a player with less cannot take
+one over. With two things to do in one state (a disk for sale and a jammed disk) you choose one. Destination cards lie face up. "Move toward" is kept
 strictly: every move ends on a shortest route to a target, or on the target.</p>
 
 <h3>Trivia</h3>
@@ -73,7 +75,8 @@ year settled.</p>
 lie face down. Turn over a card, spin and drive there (no exact count needed); on arrival spin a sale and
 collect it from the bank, then turn over the next card. After the fourth card go home: the first player
 home collects a $500 bonus and a sale; the others play on until home (a sale, no bonus). The most money
-wins. (There is no "better price" in Junior.)</p>
+wins. (There is no "better price" in Junior.) The only choice in Junior is the route, and every legal move
+is on a shortest route, so the computer levels all play alike there.</p>
 
 <h3>At the table</h3>
 <p>The list of moves beside the map has every spin, card and move, the computers' too; point at one to

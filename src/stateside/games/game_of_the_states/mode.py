@@ -192,9 +192,16 @@ class GameOfTheStatesMode(TurnBasedMode):
             answers.setCurrentIndex(0 if last.get("answers", "typed") == "typed" else 1)
             form.insertRow(0, "Way to play:", variant)
             form.addRow("Trivia answers:", answers)
-            variant.currentIndexChanged.connect(
-                lambda: form.setRowVisible(answers, variant.currentData() == "trivia"))
-            form.setRowVisible(answers, variant.currentData() == "trivia")
+            # Junior has no decisions but the route, and every legal move is on a shortest one
+            alike = QLabel("In Junior every computer drives the same way: the level makes no difference.")
+            alike.setWordWrap(True)
+            form.addRow(alike)
+
+            def shown_rows():
+                form.setRowVisible(answers, variant.currentData() == "trivia")
+                form.setRowVisible(alike, variant.currentData() == "junior")
+            variant.currentIndexChanged.connect(shown_rows)
+            shown_rows()
             return lambda: {"variant": variant.currentData(), "answers": answers.currentData()}
 
         # Who goes first is the rules' business (Buy and Sell: the highest spin).

@@ -10,7 +10,8 @@ Each module's docstring gives its rules with the rulebook's words and our decisi
 the rulebook is silent; in short, Special Rule #3 (named by the rulebook, never printed)
 is ours: a destination card naming the buyer's own state, a state with one of the buyer's
 disks for sale or a state with one of the seller's disks for sale goes to the bottom of
-the draw pile and another card is drawn.
+the draw pile and another card is drawn (a guard that never comes up in play: those
+cards lie at the bottom from the setup on).
 
 Setup: {"players": [2-4 names], "variant": "buy-and-sell" | "trivia" | "junior",
 "answers": "typed" | "choices" (Trivia only)}. There is no random generator in the
