@@ -151,6 +151,8 @@ class GotsPlayer(Player):
             if rec["done"] or rec["state"] is None:
                 continue
             if rec["jam"] and rec["carrier"] != me:
+                if obs["money"][me] < 200:
+                    continue       # a take-over needs the $200 (the rules)
                 worth = 2.5 if self.level != "easy" else 1.0
             elif rec["carrier"] is None and rec["owner"] != me:
                 worth = 1.0
