@@ -88,8 +88,9 @@ def sees(player: ComputerPlayer, game: AmericaGame) -> str:
 
 
 def _unsure_player(topic) -> ComputerPlayer:
-    """A player who believes the year is somewhere from 1700 to 1800 and knows nothing else."""
-    player = ComputerPlayer("medium", seat=0, deck=DECK)
+    """A player who believes the year is somewhere from 1700 to 1800 and knows nothing else
+    (an easy one: it keeps to its own belief, whatever the table shows)."""
+    player = ComputerPlayer("easy", seat=0, deck=DECK)
     around = ("1700", "1750", "1775", "1800", "1825")
     player._beliefs[topic_id(topic)] = {
         "year": Belief("year", {y: 1 / len(around) for y in around}),
@@ -270,10 +271,14 @@ def test_hard_player_reads_the_others_markers_as_clues():
     assert max(after["year"].probs, key=after["year"].p) == "1800"
     assert after["year"].p("1800") > 0.2 > after["year"].p("1700")
     assert after["number"].probs == before["number"].probs
-    # a medium player keeps to its own belief
+    # a medium player reads the clue too, trusting it less; an easy one keeps to its own belief
     medium = ComputerPlayer("medium", seat=0, deck=DECK)
     medium._beliefs = hard._beliefs
-    assert medium.read_beliefs(game.observation(0))["year"].probs == before["year"].probs
+    mid = medium.read_beliefs(game.observation(0))["year"]
+    assert after["year"].p("1800") > mid.p("1800") > 0.2
+    easy = ComputerPlayer("easy", seat=0, deck=DECK)
+    easy._beliefs = hard._beliefs
+    assert easy.read_beliefs(game.observation(0))["year"].probs == before["year"].probs
 
 
 def test_clues_are_only_the_first_marker_of_each_other_player():

@@ -330,3 +330,87 @@ def test_theme_must_be_one_of_the_fixed_list(tmp_path, theme):
     theme_line = next(i for i, line in enumerate(lines, 1) if line.strip().startswith("theme:"))
     _raises(tmp_path, f"cards-t.yaml: line {theme_line}:", "card 11", "'Topic 11A'", "theme",
             "must be one of politics, military", repr(theme))
+
+
+# --- no topic gives its own answer away --------------------------------------------------------
+_ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+         "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def _number_words(n: float) -> list[str]:
+    """How a number may be written out in a title or question ("100": "hundred")."""
+    if n != int(n):
+        return []
+    n = int(n)
+    if n < 20:
+        return [_ONES[n]] if n >= 2 else []
+    if n < 100:
+        return [_TENS[n // 10] + ("" if n % 10 == 0 else f"[- ]{_ONES[n % 10]}")]
+    return {100: ["hundred"], 1000: ["thousand"], 1_000_000: ["million"], 1_000_000_000: ["billion"]}.get(n, [])
+
+
+# Places that name a state as surely as its name does (the audit's examples besides the capitals).
+_GIVEAWAY_PLACES = {"NJ": ("Atlantic City",), "KY": ("Bowling Green",), "PA": ("Hershey",)}
+# A capital's name that is not the city: (topic title, word).
+_NOT_THE_CITY = {("The Homestead Act", "Lincoln")}     # the president
+
+
+def test_no_title_or_question_contains_its_own_answer(deck):
+    """All three questions of a topic are read together under its title, so none of them
+    may hold the state (its name, postal code, capital or an unmistakable town), the year or
+    the number (in digits or words)."""
+    states = load_states()
+    found = []
+    for card in deck:
+        for t in card.topics:
+            s = states[t.state.answer]
+            year, number = t.year.answer, t.number.answer
+            texts = {"title": t.title, **{sec: t.question(sec).text for sec in SECTIONS}}
+            for where, text in texts.items():
+                hits = []
+                if re.search(rf"\b{re.escape(s.name)}\b", text, re.IGNORECASE) or re.search(rf"\b{s.code}\b", text):
+                    hits.append(s.name)
+                for place in (s.capital, *_GIVEAWAY_PLACES.get(s.code, ())):
+                    if re.search(rf"\b{re.escape(place)}", text) and (t.title, place) not in _NOT_THE_CITY:
+                        hits.append(place)
+                if re.search(rf"(?<![\d,.]){year}(?![\d])", text):
+                    hits.append(str(year))
+                if number >= 2:
+                    digits = {f"{number:,}", str(number)} | ({f"{int(number):,}", str(int(number))}
+                                                               if number == int(number) else set())
+                    if any(re.search(rf"(?<![\d,.]){re.escape(d)}(?![\d]|,\d)", text) for d in digits):
+                        hits.append(str(number))
+                    for w in _number_words(number):
+                        if re.search(rf"\b{w}\b", text, re.IGNORECASE):
+                            hits.append(w)
+                if hits:
+                    found.append(f"{t.ref} {t.title!r} {where}: {', '.join(hits)}")
+    assert not found, "\n".join(found)
+
+
+def test_the_giveaway_check_catches_the_audits_examples():
+    """The check above on the topics as they were before they were rewritten."""
+    states = load_states()
+    ma, nj = states["MA"], states["NJ"]
+    assert re.search(rf"\b{ma.capital}", "Inoculation in Boston")
+    assert re.search(rf"\b{ma.capital}", "begin inoculating Bostonians against smallpox?")
+    assert re.search(r"\bhundred\b", "Wilt's Hundred", re.IGNORECASE) and _number_words(100) == ["hundred"]
+    assert any(re.search(rf"\b{re.escape(p)}", "near Brigantine, just north of Atlantic City")
+               for p in _GIVEAWAY_PLACES[nj.code])
+    assert re.search(_number_words(42)[0], "forty-two") and re.search(_number_words(42)[0], "forty two")
+
+
+def test_number_answers_near_an_edge_are_reviewed(deck):
+    """Every number answer within 10% of a space's edge is in SOURCES.md's table of answers
+    checked against the other figures quoted (and the table lists no other)."""
+    from stateside.games.america.bars import load_bars
+    from stateside.paths import resource
+
+    edges = [e for e in load_bars()["number"].starts[1:] if e >= 2]
+    near = {t.ref for card in deck for t in card.topics
+            if any(abs(t.number.answer - e) <= 0.10 * e for e in edges)}
+    text = resource("decks", "america", "SOURCES.md").read_text(encoding="utf-8")
+    table = text.split("## Number answers near a space's edge", 1)[1]
+    listed = set(re.findall(r"^\| (\d+[AB]) \|", table, re.MULTILINE))
+    assert near == listed, (sorted(near - listed), sorted(listed - near))

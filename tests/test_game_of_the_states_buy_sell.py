@@ -513,3 +513,33 @@ def test_buy_and_sell_hides_nothing_and_a_world_from_any_seat_is_the_game():
     for g_ in (g, w):
         g_.apply_action("respin")
     assert w.observation(0) == g.observation(0) and w.engine.spin_for == g.engine.spin_for
+
+
+def test_a_disk_bought_short_of_money_sells_back_for_no_more_than_was_paid():
+    """Our rule (issue 24): paying all you have buys the disk, but it cannot then be sold
+    back at a full spun price: a purchase made short of money never earns more than it cost."""
+    g = new_game(trucks=("GA", "CA"))
+    g.engine.money = [300, 9700]
+    g.apply_action(MOVE[1]); g.apply_action("move:FL"); g.apply_action("product:oranges")
+    g.apply_action(PRICE[900]); ev = g.apply_action("accept")
+    assert g.engine.money == [0, 10000] and g.engine.disks["1.0"]["cap"] == 300
+    assert any("$300 at most" in e.text for e in ev)
+    g.apply_action("card:AL")
+    idle(g, 1)
+    g.apply_action(MOVE[1]); g.apply_action("move:AL")
+    g.apply_action(PRICE[1000]); ev = g.apply_action("accept")
+    assert g.engine.money == [300, 9700]      # the $1,000 spun is capped at the $300 paid
+    assert any("capped at the $300" in e.text for e in ev)
+    g.check_invariants()
+
+
+def test_a_take_over_needs_the_200():
+    g = new_game(trucks=("GA", "CA"))
+    e = g.engine
+    e.money = [100, 9900]
+    e.load[1] = "0.0"                   # Red's truck, stuck in Maine with a Blue disk
+    e.disks["0.0"].update(state="ME", carrier=1, jam=True)
+    e.truck[1] = "ME"
+    assert e.for_sale("ME") is None and "ME" not in e.targets(0)
+    e.money = [200, 9800]
+    assert "ME" in e.targets(0)

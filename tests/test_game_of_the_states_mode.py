@@ -182,7 +182,7 @@ def test_undo_takes_back_a_move_while_nothing_followed(qtbot, mode):
 
 def test_help_names_our_parts_and_the_special_rule(mode):
     text = mode.help_html()
-    for words in ("Special Rule #3", "our own", "Traffic Jam", "four choices", "Oranges",
+    for words in ("Special Rule #3", "sells back for no more than was paid", "our own", "Traffic Jam", "four choices", "Oranges",
                   "USDA NASS", "Moves: 0: 10%", "two $1,000, five $500 and five $100"):
         assert words in text, words
 

@@ -15,6 +15,7 @@ from stateside.engine.match import Match
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.ai import make_player
 from stateside.games.game_of_the_states.rules import VARIANTS
+from stateside.games.game_of_the_states.trivia import facts_on, truth
 
 LONG = bool(os.environ.get("STATESIDE_LONG_SELFPLAY"))
 SEATS = ["random", "ai:easy", "ai:medium", "ai:hard"]
@@ -69,6 +70,8 @@ def play(variant: str, seed: int, players: int) -> Match:
     if variant == "buy-and-sell":
         assert all(r["done"] for r in state.engine.disks.values())
         assert len(state.engine.platform) == 4 * players
+    # Special Rule #3's redraw never comes up: the setup's cards lie at the bottom
+    assert not any(ev.kind == "redraw" for entry in match.log for ev in entry.events)
     returns = state.returns()
     assert abs(sum(returns) - 1) < 1e-9
     top = max(state.scores())
@@ -123,3 +126,68 @@ def test_hard_beats_random_at_buy_and_sell_and_easy_at_trivia():
     assert hard.wins > rnd.wins
     hard, easy = run_selfplay("game-of-the-states", ["ai:hard", "ai:easy"], 10, 11, variant="trivia")
     assert hard.wins >= 8
+
+
+# --- Trivia's askers and guessers ------------------------------------------------------------
+def _trivia_obs(history, asker=0, code="OH", names=("A", "B")):
+    return {"variant": "trivia", "card": {"code": code, "name": parts.state_name(code)}, "asker": asker,
+            "names": list(names), "history": history, "tried": [], "answers_mode": "typed", "fact": None}
+
+
+def test_trivia_askers_spread_their_questions_and_vary_them():
+    """Issue 24: no fact over about 35% of a level's questions, and not the same fact card after card."""
+    from stateside.games.game_of_the_states.ai import TriviaSpread
+    from stateside.selfplay import run_selfplay
+
+    spread = TriviaSpread()
+    run_selfplay("game-of-the-states", ["ai:easy", "ai:medium", "ai:hard"], 6, 5, variant="trivia",
+                 on_game=spread.add)
+    for spec, tally in spread.asked.items():
+        n = sum(tally.values())
+        assert n == 100 and max(tally.values()) / n <= 0.35, (spec, tally)
+        assert len(tally) == 6, (spec, tally)
+        assert spread.repeats.get(spec, 0) / n < 0.15, spec
+    assert any("ai:hard" in line and "settled" in line for line in spread.lines())
+
+
+def test_trivia_askers_ask_a_stronger_answerer_harder_questions():
+    from stateside.games.game_of_the_states.ai import chance_right
+
+    strong = [{"card": c, "fact": "capital", "asker": 0, "winner": 1, "answers": ((1, truth(c, "capital")),)}
+              for c in ("AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE")]
+    weak = [{**h, "winner": 0, "answers": ((1, "?"),)} for h in strong]
+    facts = facts_on("OH")
+    for level in ("medium", "hard"):
+        ease = {}
+        for label, history in (("strong", strong), ("weak", weak)):
+            p = make_player(level, 0, random.Random(3))
+            asks = [p.choose(_trivia_obs(history), [f"ask:{f}" for f in facts])[4:] for _ in range(600)]
+            ease[label] = sum(chance_right("OH", f) for f in asks) / len(asks)
+        assert ease["strong"] < ease["weak"] - 0.03, (level, ease)
+
+
+def test_a_computer_that_does_not_know_guesses_right_about_one_time_in_four():
+    """A person picking among four likely answers is right a quarter of the time."""
+    from stateside.games.game_of_the_states.trivia import choices
+
+    p = make_player("easy", 1, random.Random(7))
+    obs = {**_trivia_obs([], asker=0, code="SD"), "fact": "capital", "answers_mode": "choices"}
+    opts = choices("SD", "capital")
+    guesses = [p._guess(obs, "SD", "capital", "Pierre", opts) for _ in range(2000)]
+    assert 0.21 < guesses.count("Pierre") / 2000 < 0.29
+    # typed: a rough idea of a population is sometimes within the million
+    obs = {**obs, "fact": "population", "answers_mode": "typed"}
+    from stateside.games.game_of_the_states.trivia import is_right, values
+    pops = [p._guess(obs, "NV", "population", "3.1", list(values("population")) + ["?"]) for _ in range(1000)]
+    assert 0.2 < sum(is_right("NV", "population", v) for v in pops) / 1000 < 0.9
+
+
+def test_selfplay_prints_the_question_spread_per_level(capsys):
+    from stateside.__main__ import main
+
+    assert main(["selfplay", "game-of-the-states", "--variant", "trivia", "--players", "ai:easy,ai:hard",
+                 "--games", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "questions asked, by player:" in out
+    hard = next(line for line in out.splitlines() if line.strip().startswith("ai:hard") and "rank" in line)
+    assert "(50 questions" in hard and "capital" in hard

@@ -83,7 +83,7 @@ def test_the_year_of_entry_is_right_by_the_year_alone():
 
 
 def test_four_choices_setting_holds_the_right_answer_and_three_wrong_ones():
-    for code in ("CA", "WY", "HI", "DE", "ME"):
+    for code in parts.state_codes():
         for fact in facts_on(code):
             opts = choices(code, fact)
             assert len(opts) == 4 == len(set(opts))
@@ -271,3 +271,36 @@ def test_junior_destinations_sales_home_last_and_the_first_home_bonus():
     assert g.is_terminal() and e.money[1] == 5000
     assert g.returns() == [0.0, 1.0] and g.scores() == [1700.0, 5000.0]
     g.check_invariants()
+
+
+def test_year_settled_accepts_every_documented_year_and_the_reveal_names_them():
+    """Pennsylvania: the Swedes at Tinicum Island (1643, the card) or William Penn's
+    Philadelphia (1682), both documented (resources/game_of_the_states/settled.yaml)."""
+    assert is_right("PA", "settled", "1643") and is_right("PA", "settled", "1682")
+    assert not is_right("PA", "settled", "1681")
+    g = trivia()
+    g.apply_action("card:PA")
+    g.apply_action("ask:settled")
+    ev = g.apply_action("say:1682")
+    assert "right" in ev[0].text and "1643" in ev[0].text and g.engine.won[1] == ["PA"]
+    g.apply_action("card:NM")
+    g.apply_action("ask:settled")
+    g.apply_action("say:1700")
+    ev = g.apply_action("say:1701")
+    assert "keeps the card" in ev[-1].text and "1610" in ev[-1].text and "1598" in ev[-1].text
+
+
+def test_every_other_year_settled_names_its_source_and_agrees_with_the_card():
+    from stateside.errors import DataError
+
+    other = parts.other_settled_years()
+    assert len(other) >= 25
+    for code, years in other.items():
+        assert all(o.source and o.what and str(o.year) != truth(code, "settled") for o in years), code
+    import pathlib
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        p = pathlib.Path(d) / "settled.yaml"
+        p.write_text("PA:\n  card: 1650\n  also:\n    - {year: 1682, what: x, source: y}\n")
+        with pytest.raises(DataError, match="PA.*1643"):
+            parts.read_settled(p, parts.states())

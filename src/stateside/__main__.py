@@ -90,10 +90,15 @@ def cmd_selfplay(argv: list[str]) -> int:
             raise ValueError(f"no variant {args.variant!r} (variants: {', '.join(rules.spec.variants) or 'none'})")
     except ValueError as e:
         return _fail(f"selfplay {args.game}: {e}")
-    stats = run_selfplay(args.game, specs, args.games, args.seed, variant=args.variant)
+    report = getattr(rules, "selfplay_report", None)   # a game's own figures, where it has some
+    tally = report(args.variant) if report else None
+    stats = run_selfplay(args.game, specs, args.games, args.seed, variant=args.variant,
+                         on_game=tally.add if tally else None)
     variant = f", variant {args.variant}" if args.variant else ""
     print(f"{args.game}{variant}: {args.games} games, seed {args.seed}, seats rotate each game")
     print("\n".join(format_stats(stats)))
+    if tally:
+        print("\n".join(tally.lines()))
     return 0
 
 

@@ -52,8 +52,10 @@ def play_match(game_id: str, specs: Sequence[str], seed: int, setup: dict | None
 
 
 def run_selfplay(game_id: str, specs: Sequence[str], games: int, seed: int,
-                 progress: Callable[[int], None] | None = None, variant: str | None = None) -> list[SpecStats]:
-    """Play `games` games; game i uses seed+i and the specs rotated by i seats."""
+                 progress: Callable[[int], None] | None = None, variant: str | None = None,
+                 on_game: Callable[[GameRecord, list[str]], None] | None = None) -> list[SpecStats]:
+    """Play `games` games; game i uses seed+i and the specs rotated by i seats. `on_game`
+    is given each game's record and the specs by seat."""
     n = len(specs)
     setup = None
     if variant is not None:
@@ -65,6 +67,8 @@ def run_selfplay(game_id: str, specs: Sequence[str], games: int, seed: int,
         shift = i % n
         order = [(k + shift) % n for k in range(n)]  # order[seat] = index into specs
         record = play_match(game_id, [specs[j] for j in order], seed + i, setup)
+        if on_game:
+            on_game(record, [specs[j] for j in order])
         for seat, j in enumerate(order):
             st = stats[j]
             st.games += 1

@@ -12,9 +12,10 @@ trivia player remembers facts; the error above keeps that memory imperfect. From
 belief it chooses the topic it knows better, places the marker with the highest expected
 points (7 x chance of exact + 3 x chance of adjacent), takes a No Exact space when the
 markers already on a section look wrong to it, and passes once no free space is worth
-risking a marker for. A hard player also reads the table: the other players' first
-markers on a section show where they believe the answer is, and it weighs those clues
-into its own belief (Bayes, with an average opponent's error) before it places.
+risking a marker for. Medium and hard players also read the table: the other players'
+first markers on a section show where they believe the answer is, and they weigh those
+clues into their own belief (Bayes, with an average opponent's error; medium trusts them
+less) before they place. An easy player keeps to its own belief.
 
 Everything random is seeded by (the game's first two topics, seat, topic): the first two
 topics are public and differ from game to game, so a replayed, undone or loaded game
@@ -65,6 +66,11 @@ OTHERS_MISS_NEAR = 0.4
 # may have gone next to a space someone else took first).
 CLUE_ROW = (0.22, 0.29, 0.19, 0.13, 0.17)
 CLUE_TRUST = 0.85
+# A medium player reads the table too, as any person at it does, trusting the clues less
+# (without it a casual person who looks at the others' markers beat two medium computers
+# in 56% of three-seat games: benchmarks/bench_america_person.py, AMERICA_PERSON.md).
+MEDIUM_CLUE_TRUST = 0.6
+TABLE_TRUST = {"hard": CLUE_TRUST, "medium": MEDIUM_CLUE_TRUST}
 
 
 @cache
@@ -200,7 +206,8 @@ class ComputerPlayer(Player):
         self.others_miss_near = OTHERS_MISS_NEAR
         self.pass_below = PASS_BELOW
         self._beliefs: dict[str, dict[str, Belief]] = {}
-        self.reads_table = level == "hard"
+        self.reads_table = level in TABLE_TRUST
+        self.clue_trust = TABLE_TRUST.get(level, 0.0)
 
     def _rng(self, topic: str, what: str) -> random.Random:
         return random.Random(f"america:{self.salt}:{self.seat}:{topic}:{what}")
@@ -258,9 +265,9 @@ class ComputerPlayer(Player):
             hint = observation["state_side"] if section == "state" else ""
             probs = dict(belief.probs)
             for clue in clues[section]:
-                like = clue_likelihood(section, hint, clue, CLUE_ROW, CLUE_TRUST)
+                like = clue_likelihood(section, hint, clue, CLUE_ROW, self.clue_trust)
                 for t in probs:
-                    probs[t] *= like.get(t, 1.0 - CLUE_TRUST)
+                    probs[t] *= like.get(t, 1.0 - self.clue_trust)
             total = sum(probs.values())
             out[section] = Belief(section, {t: p / total for t, p in probs.items()}) if total > 0 else belief
         return out

@@ -58,7 +58,9 @@ Game &gt; Add deck… adds your own cards: a YAML file written like ours (the RE
 format and ships an example); its cards join the box of new games, and Game &gt; Remove deck…
 takes them out. A saved game that drew cards from an added deck opens only while it is added.
 The computer players "know" each answer more or less closely depending on their level, and
-bet on the No Exact spaces when the markers already placed look wrong to them.</p>
+bet on the No Exact spaces when the markers already placed look wrong to them. Medium and hard
+players also read the table, as people do: the others' first markers on a section are clues to
+where the answer lies.</p>
 <h3>The move log and replays</h3>
 <p>Every move so far is listed under the score track, newest last, the computers' included,
 each with its player's colour; point at a line to see that marker framed on the map or the

@@ -11,10 +11,15 @@ target by how far it is and whether a rival truck is nearer, and on a delivery p
 the route ending nearest the disks it will want next. Easy heads for the nearest target.
 
 Trivia. A computer player's knowledge is the chance that it knows each kind of fact
-(KNOWS below, by level; a player who does not know guesses). Its memory is the state
-facts file, as a trivia player remembers facts. Asking, hard picks the fact the next
-player is least likely to know (the easy table stands for "anybody"); medium the fact it
-finds hardest itself; easy any fact.
+(KNOWS below, by level). Its memory is the state facts file, as a trivia player
+remembers facts. A player who does not know guesses as a person does: one of four
+plausible answers (the right one among them, so a guess is right about one time in four),
+or a number near the truth (a population off by about a third, a year by a few decades).
+Asking, players mix their questions as people do: easy picks any fact; medium and hard
+aim at a difficulty that rises with the answerer's share of right answers so far (harder
+questions for a stronger answerer), hard also weighing the answerer's record at each
+fact; nobody asks the same kind of question twice running if another will do, and no
+fact takes much more than 30% of one player's questions.
 
 Junior. The order of the destinations is the face-down pile's: the only choice is the
 route, and every legal move is on a shortest route, so all levels drive the same way
@@ -22,12 +27,13 @@ route, and every legal move is on a shortest route, so all levels drive the same
 """
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 from stateside.engine.protocol import Player
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.matching import UNKNOWN
-from stateside.games.game_of_the_states.trivia import truth
+from stateside.games.game_of_the_states.trivia import choices, is_right, right_years, truth
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -43,6 +49,50 @@ KNOWS = {
     "hard":   {"capital": 0.92, "nickname": 0.85, "population": 0.80, "settled": 0.35, "entered": 0.70,
                "rank": 0.60},
 }
+
+
+# Trivia asking: the difficulty aimed at is ASK_TARGET[0] + ASK_TARGET[1] x the answerer's
+# estimated strength (0-1), with a spread by level; a fact asked last time weighs less.
+ASK_TARGET = (0.35, 0.5)
+ASK_SPREAD = {"medium": 0.25, "hard": 0.2}
+REPEAT_LAST, REPEAT_RECENT = 0.3, 0.7
+MAX_SHARE = 0.30          # of one asker's questions, beyond which a fact weighs much less
+# A person's chance to know each fact: the middle level's table (below).
+PERSON = "medium"
+
+
+def answerer_record(obs: dict, seat: int, fact: str | None = None) -> tuple[int, int]:
+    """(right answers, answers) the seat has given this game, to one fact or to all."""
+    right = total = 0
+    for h in obs["history"]:
+        if fact is not None and h["fact"] != fact:
+            continue
+        for s, v in h["answers"]:
+            if s == seat:
+                total += 1
+                right += is_right(h["card"], h["fact"], v)
+    return right, total
+
+
+def answerer_strength(obs: dict, seat: int) -> float:
+    """The share of right answers the seat has given this game, starting from an even
+    guess (two right of four) so that a few answers do not swing it."""
+    right, total = answerer_record(obs, seat)
+    return (right + 2) / (total + 4)
+
+
+def chance_right(code: str, fact: str, record: tuple[int, int] | None = None) -> float:
+    """The chance that a person answers the fact of this card right (knowing or lucky),
+    corrected by the answerer's record at that fact when one is given."""
+    p = KNOWS[PERSON][fact]
+    if fact == "population" and parts.states()[code].population_2020 < 2_500_000:
+        p = max(p, 0.6)        # "within one million" makes a small state easy
+    if fact == "settled" and len(right_years(code)) > 1:
+        p = min(1.0, p * 1.5)  # several documented years are right
+    if record is not None and record[1]:
+        right, total = record
+        p = (p * 4 + right) / (4 + total)
+    return p
 
 
 def make_player(level: str, seat: int, rng) -> Player:
@@ -101,6 +151,8 @@ class GotsPlayer(Player):
             if rec["done"] or rec["state"] is None:
                 continue
             if rec["jam"] and rec["carrier"] != me:
+                if obs["money"][me] < 200:
+                    continue       # a take-over needs the $200 (the rules)
                 worth = 2.5 if self.level != "easy" else 1.0
             elif rec["carrier"] is None and rec["owner"] != me:
                 worth = 1.0
@@ -151,39 +203,69 @@ class GotsPlayer(Player):
         first = legal[0]
         code = obs["card"]["code"]
         if first.startswith("ask:"):
-            facts = [a[4:] for a in legal]
-            if self.level == "easy":
-                return legal[self.rng.randrange(len(legal))]
-            table = KNOWS["easy"] if self.level == "hard" else KNOWS[self.level]
-
-            def chance_known(f: str) -> float:
-                p = table[f]
-                if f == "population" and parts.states()[code].population_2020 < 2_500_000:
-                    p = max(p, 0.6)    # "within one million" makes small states easy
-                return p
-            return "ask:" + min(facts, key=lambda f: (chance_known(f), f))
+            return "ask:" + self._ask(obs, code, [a[4:] for a in legal])
         fact = obs["fact"]
         right = truth(code, fact)
         options = [a[4:] for a in legal]
         if self.rng.random() < KNOWS[self.level][fact]:
             if right in options:
                 return f"say:{right}"
-        return "say:" + self._guess(obs, fact, right, options)
+        return "say:" + self._guess(obs, code, fact, right, options)
 
-    def _guess(self, obs: dict, fact: str, right: str, options: list[str]) -> str:
-        """A wrong-headed guess: what a player who does not know might say."""
-        tried = {v for _, v in obs["tried"]}
-        pool = [o for o in options if o != UNKNOWN and o not in tried]
-        if obs["answers_mode"] == "choices" or fact in ("capital", "nickname"):
-            others = [o for o in pool if o != right] or pool
-            return others[self.rng.randrange(len(others))]
-        if fact == "population":
-            guess = max(0.0, float(right) + self.rng.choice((-1, 1)) * self.rng.uniform(0.5, 6.0))
-            text = f"{guess:.1f}"
+    def _ask(self, obs: dict, code: str, facts: list[str]) -> str:
+        """A question as a person picks one: a mix over the facts, harder ones for a
+        stronger answerer, and not the same kind of question card after card."""
+        answerer = (obs["asker"] + 1) % len(obs["names"])
+        mine = [h["fact"] for h in obs["history"] if h["asker"] == self.seat]
+        weights = {}
+        if self.level == "easy":
+            weights = {f: 1.0 for f in facts}
         else:
-            spread = 12 if fact == "rank" else 40
-            text = str(int(right) + self.rng.choice((-1, 1)) * self.rng.randint(1, spread))
-        return text if text in options else (pool[self.rng.randrange(len(pool))] if pool else UNKNOWN)
+            # how hard the fact is for the answerer: a person's chance table, or (hard)
+            # that table corrected by what the answerer has got right this game
+            strength = answerer_strength(obs, answerer)
+            target = ASK_TARGET[0] + ASK_TARGET[1] * strength
+            sigma = ASK_SPREAD[self.level]
+            for f in facts:
+                d = 1.0 - chance_right(code, f, answerer_record(obs, answerer, f) if self.level == "hard" else None)
+                weights[f] = math.exp(-((d - target) ** 2) / (2 * sigma ** 2))
+        for f in facts:
+            if mine and mine[-1] == f:
+                weights[f] *= REPEAT_LAST         # not the same kind of question twice running
+            elif f in mine[-2:]:
+                weights[f] *= REPEAT_RECENT
+            if len(mine) >= 6 and mine.count(f) / len(mine) > MAX_SHARE:
+                weights[f] *= 0.2                 # spread the questions over the game
+        total = sum(weights.values())
+        x = self.rng.random() * total
+        for f in facts:
+            x -= weights[f]
+            if x <= 0:
+                return f
+        return facts[-1]
+
+    def _guess(self, obs: dict, code: str, fact: str, right: str, options: list[str]) -> str:
+        """What a player who does not know says: one of four plausible answers (the right
+        one among them, as a person picking between likely answers sometimes is right), or
+        a number near the truth, as a person's rough idea is."""
+        tried = {v for _, v in obs["tried"]}
+        if obs["answers_mode"] == "choices" or fact in ("capital", "nickname"):
+            plausible = [c for c in (options if obs["answers_mode"] == "choices" else choices(code, fact))
+                         if c != UNKNOWN and c not in tried]
+            if not plausible:
+                return UNKNOWN
+            return plausible[self.rng.randrange(len(plausible))]
+        if fact == "population":
+            exact = parts.states()[code].population_2020 / 1e6
+            # a rough idea: off by about a third either way, and never below a tenth
+            guess = max(0.1, exact * math.exp(self.rng.gauss(0.0, 0.45)))
+            text = f"{round(guess, 1):.1f}"
+        else:
+            spread = {"rank": 7, "entered": 18, "settled": 30}[fact]
+            text = str(int(right) + round(self.rng.gauss(0.0, spread)))
+        if text in tried:
+            return UNKNOWN
+        return text if text in options else UNKNOWN
 
     # --- Junior ----------------------------------------------------------------------------
     def _junior(self, obs: dict, legal: list):
@@ -191,3 +273,46 @@ class GotsPlayer(Player):
         if f"move:{dest}" in legal:
             return f"move:{dest}"
         return legal[0]
+
+
+class TriviaSpread:
+    """The facts each kind of player asked about over self-play games, for the
+    `stateside selfplay ... --variant trivia` report."""
+
+    def __init__(self):
+        self.asked: dict[str, dict[str, int]] = {}
+        self.repeats: dict[str, int] = {}
+        self.kept: dict[str, int] = {}
+        # (asker, answerer) -> [sum of a person's chance to be right, questions]
+        self.ease: dict[tuple[str, str], list[float]] = {}
+
+    def add(self, record, specs: Sequence[str]) -> None:
+        last: dict[int, str] = {}
+        n = len(specs)
+        for h in record.match.state.engine.history:
+            spec = specs[h["asker"]]
+            tally = self.asked.setdefault(spec, {})
+            tally[h["fact"]] = tally.get(h["fact"], 0) + 1
+            if last.get(h["asker"]) == h["fact"]:
+                self.repeats[spec] = self.repeats.get(spec, 0) + 1
+            last[h["asker"]] = h["fact"]
+            self.kept[spec] = self.kept.get(spec, 0) + (h["winner"] == h["asker"])
+            e = self.ease.setdefault((spec, specs[(h["asker"] + 1) % n]), [0.0, 0])
+            e[0] += chance_right(h["card"], h["fact"])
+            e[1] += 1
+
+    def lines(self) -> list[str]:
+        from stateside.games.game_of_the_states.trivia import FACTS
+
+        out = ["questions asked, by player:"]
+        for spec in sorted(self.asked):
+            tally = self.asked[spec]
+            n = sum(tally.values())
+            spread = ", ".join(f"{f} {100 * tally.get(f, 0) / n:.0f}%" for f in FACTS)
+            out.append(f"  {spec:<10} {spread} ({n} questions; the same fact as its previous question "
+                       f"{100 * self.repeats.get(spec, 0) / n:.0f}%; cards kept {100 * self.kept[spec] / n:.0f}%)")
+        out.append("how easy the questions were (a person's chance to be right), by asker and answerer:")
+        for spec in sorted(self.asked):
+            pairs = [f"to {b} {100 * s / k:.0f}%" for (a, b), (s, k) in sorted(self.ease.items()) if a == spec]
+            out.append(f"  {spec:<10} " + ", ".join(pairs))
+        return out

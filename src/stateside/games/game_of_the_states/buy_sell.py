@@ -38,8 +38,13 @@ Our decisions where the rulebook is silent:
   the state the buyer's truck is in, a state holding one of the buyer's own disks for
   sale, or a state holding one of the seller's disks for sale goes back to the bottom of
   the draw pile and the buyer draws again, until a card names none of these. (A disk taken
-  over from a jammed truck keeps its card as it is.)
-- A player who must pay more than he has pays all he has (money is never created).
+  over from a jammed truck keeps its card as it is.) In a game it never comes up: those
+  states' cards went to the bottom at the setup, below the at most 16 destinations drawn
+  from the 30 or more cards above them, so the help leaves it out; it stays as a guard.
+- A player who must pay more than he has pays all he has (money is never created); a disk
+  bought that way sells back for no more than he paid for it ("cap"), so a purchase made
+  short of money can never earn more than it cost. A take-over costs a known $200: a
+  player with less cannot take over (the jammed disk is no target for him).
 - With several things to do in one state (a disk for sale and a jammed disk, or two
   jammed disks), the player chooses one; with one, it happens by itself.
 - Destination cards lie face up: everyone sees them.
@@ -85,7 +90,7 @@ class BuySell:
         #                      "jam" (left on the board by its stuck carrier), "product", "done"}
         self.disks: dict[str, dict] = {
             f"{s}.{i}": {"owner": s, "state": None, "carrier": None, "jam": False, "product": None,
-                         "done": False}
+                         "done": False, "cap": None}
             for s in range(n) for i in range(DISKS_PER_PLAYER)}
         self.load: list[str | None] = [None] * n      # the disk a seat carries (or left jammed)
         self.dest: list[str | None] = [None] * n      # its destination card
@@ -161,7 +166,8 @@ class BuySell:
             if rec["done"] or rec["state"] is None:
                 continue
             if rec["jam"] and rec["carrier"] != seat:
-                out.add(rec["state"])
+                if self.money[seat] >= TAKEOVER_PRICE:
+                    out.add(rec["state"])
             elif rec["carrier"] is None and rec["owner"] != seat:
                 out.add(rec["state"])
         return out
@@ -339,7 +345,7 @@ class BuySell:
             options.append(f"buy:{self.disks[d]['owner']}")
         for j in self.jammed_at(code):
             carrier = self.disks[j]["carrier"]
-            if carrier != seat:
+            if carrier != seat and self.money[seat] >= TAKEOVER_PRICE:
                 options.append(f"takeover:{carrier}")
         if not options:
             self._end_turn(ev)
@@ -372,6 +378,7 @@ class BuySell:
         rec["jam"] = False
         rec["state"] = None
         rec["carrier"] = seat
+        rec["cap"] = None                  # the taker paid in full
         self.load[other], self.load[seat] = None, d
         self.dest[seat], self.dest[other] = self.dest[other], None
         self.buyback[other] = False
@@ -412,7 +419,10 @@ class BuySell:
         owner = rec["owner"]
         if self.spin_for in (PRICE, PRICE2):
             paid = self._pay(seat, owner, price)
-            short = "" if paid == price else f" (all {self.names[seat]} has)"
+            short = ""
+            if paid < price:
+                rec["cap"] = paid
+                short = f" (all {self.names[seat]} has: the disk will sell back for ${paid:,} at most)"
             ev.append(Event(f"{self.names[seat]} pays {self.names[owner]} ${paid:,}{short} "
                             f"({parts.bills_text(paid)}) and loads the disk.", "pay", (seat, owner)))
             rec["state"] = None
@@ -421,8 +431,12 @@ class BuySell:
             self.buyback[seat] = False
             self.phase = DRAW
             return
+        capped = ""
+        if rec["cap"] is not None and price > rec["cap"]:
+            capped = f" (capped at the ${rec['cap']:,} {self.names[seat]} paid)"
+            price = rec["cap"]
         paid = self._pay(owner, seat, price)
-        short = "" if paid == price else f" (all {self.names[owner]} has)"
+        short = capped if paid == price else f" (all {self.names[owner]} has)"
         ev.append(Event(f"{self.names[owner]} pays {self.names[seat]} ${paid:,}{short} "
                         f"({parts.bills_text(paid)}).", "pay", (owner, seat)))
         self._to_platform(ev)

@@ -44,20 +44,29 @@ without a spin and collect $200 from the bank. If nobody takes it, it goes back 
 turn.</li>
 <li><b>The end.</b> When every disk is on the platform, the most money wins.</li>
 </ul>
-<p><b>Our decisions where the rulebook is silent.</b> <i>Special Rule #3</i> is named by the rulebook but
-not printed: a destination card that names the state your truck is in, a state with one of your own disks
-for sale or a state with one of the seller's disks for sale goes to the bottom of the draw pile and you draw
-again. Nobody pays more than they have (they pay all they have). With two things to do in one state (a
-disk for sale and a jammed disk) you choose one. Destination cards lie face up. "Move toward" is kept
+<p><b>Our decisions where the rulebook is silent.</b> The rulebook refers to a <i>Special Rule #3</i> for
+the destination card but never prints it. It is not needed: every state where a disk or a truck was put at
+the setup has its card at the bottom of the draw pile, below the destination cards a game draws, so a
+destination never names a state with a disk for sale or the truck's own state. <b>Money:</b> a player short
+of money pays all they have, and a disk bought that way sells back for no more than was paid for it (a
+purchase can never earn more than it cost); a take-over costs $200, so a player with less cannot take
+one over. With two things to do in one state (a disk for sale and a jammed disk) you choose one. Destination cards lie face up. "Move toward" is kept
 strictly: every move ends on a shortest route to a target, or on the target.</p>
 
 <h3>Trivia</h3>
 <p>Draw a card and ask the player on your left about one fact on it: nickname, population (in millions:
 right within one million), capital, year settled, year it entered the union (the year only) or rank of
 entry. A right answer wins the card; a wrong one passes to the next player on the left; if nobody is right
-you keep the card. After all 50 cards the most cards wins. Answers are typed (case, accents, punctuation,
-"St."/"Saint", a leading "The", a missing "State" in a nickname and one typo in a long name are
-forgiven) or, as a setting, picked from four choices. With several people at one screen a "pass to"
+you keep the card. After all 50 cards the most cards wins. Answers are typed or, as a setting, picked
+from four choices. A typed answer is taken as a fair quizmaster would: case, accents, punctuation,
+"St."/"Saint", a leading "The", a missing "State" in a nickname, the state after a capital ("Saint Paul,
+MN") and one typo in a name of five letters or more are forgiven (another state's capital or nickname is
+never taken for a typo); a population is judged on the exact figure typed, in digits or words ("38.54",
+"39,538,223", "about 39 million", "half a million"); a full date is fine where the year is asked
+("September 9, 1850"), and a rank may be written out ("thirty-first"). <b>Year settled:</b> where
+references date a state's first settlement differently (Pennsylvania: the Swedes in 1643 or William Penn's
+Philadelphia in 1682), every documented year is right, and the answer shown names them all (the list and
+its sources: <code>resources/game_of_the_states/settled.yaml</code>). With several people at one screen a "pass to"
 screen comes before the asker's card is shown, so that the others can look away. Hawaii's card has no
 year settled.</p>
 
@@ -66,7 +75,8 @@ year settled.</p>
 lie face down. Turn over a card, spin and drive there (no exact count needed); on arrival spin a sale and
 collect it from the bank, then turn over the next card. After the fourth card go home: the first player
 home collects a $500 bonus and a sale; the others play on until home (a sale, no bonus). The most money
-wins. (There is no "better price" in Junior.)</p>
+wins. (There is no "better price" in Junior.) The only choice in Junior is the route, and every legal move
+is on a shortest route, so the computer levels all play alike there.</p>
 
 <h3>At the table</h3>
 <p>The list of moves beside the map has every spin, card and move, the computers' too; point at one to
@@ -88,5 +98,7 @@ the public sources they come from:</p>
 <p>Buy and Sell: accepts a price of $600 or more (a re-spin is worth $550 on average) and heads first for
 disks left in traffic jams (they cost $200). Trivia: each level knows each kind of fact with a chance
 (hard: capitals 92%, nicknames 85%, populations 80%, years of entry 70%, ranks 60%, years settled 35%;
-easy: 45%, 35%, 30%, 15%, 10%, 5%) and asks the fact it thinks hardest.</p>
+easy: 45%, 35%, 30%, 15%, 10%, 5%); not knowing, it guesses as a person would (right about one time in
+four among likely answers). Asking, it mixes its questions over the facts, asks a stronger answerer harder
+ones (judged by the answers given so far) and seldom asks the same kind of question twice running.</p>
 """

@@ -33,9 +33,9 @@ from stateside.board.plain import button_text, literal, plain_label
 from stateside.board.view import CALLOUT_STATES, TAB_H
 from stateside.engine.match import CHANCE, HUMAN, LogEntry, Match
 from stateside.games.game_of_the_states import parts
-from stateside.games.game_of_the_states.matching import UNKNOWN, answer_value
+from stateside.games.game_of_the_states.matching import UNKNOWN
 from stateside.games.game_of_the_states.rules import VARIANT_TITLES, VARIANTS, GameOfTheStates
-from stateside.games.game_of_the_states.trivia import FACT_NAMES, QUESTIONS, facts_on, shown, truth, values
+from stateside.games.game_of_the_states.trivia import FACT_NAMES, QUESTIONS, facts_on, shown, typed_action
 from stateside.games.game_of_the_states.help import help_html
 from stateside.games.game_of_the_states.widgets import PlatformWidget, ProductIcons, SpinnerWidget
 
@@ -192,9 +192,16 @@ class GameOfTheStatesMode(TurnBasedMode):
             answers.setCurrentIndex(0 if last.get("answers", "typed") == "typed" else 1)
             form.insertRow(0, "Way to play:", variant)
             form.addRow("Trivia answers:", answers)
-            variant.currentIndexChanged.connect(
-                lambda: form.setRowVisible(answers, variant.currentData() == "trivia"))
-            form.setRowVisible(answers, variant.currentData() == "trivia")
+            # Junior has no decisions but the route, and every legal move is on a shortest one
+            alike = QLabel("In Junior every computer drives the same way: the level makes no difference.")
+            alike.setWordWrap(True)
+            form.addRow(alike)
+
+            def shown_rows():
+                form.setRowVisible(answers, variant.currentData() == "trivia")
+                form.setRowVisible(alike, variant.currentData() == "junior")
+            variant.currentIndexChanged.connect(shown_rows)
+            shown_rows()
             return lambda: {"variant": variant.currentData(), "answers": answers.currentData()}
 
         # Who goes first is the rules' business (Buy and Sell: the highest spin).
@@ -715,9 +722,7 @@ class GameOfTheStatesMode(TurnBasedMode):
             self.refuse("Type an answer first (or press I don't know).")
             return
         e = g.engine
-        right = truth(e.card, e.fact)
-        candidates = [right] + [v for v in values(e.fact) if v != right]
-        self.act(f"say:{answer_value(text, e.fact, candidates)}")
+        self.act(typed_action(e.card, e.fact, text))
 
     # --- the end -------------------------------------------------------------------------
     def final_table(self) -> tuple[list[str], list[list]]:

@@ -171,6 +171,49 @@ def states():
     return load_states()
 
 
+@dataclass(frozen=True)
+class OtherYear:
+    year: int
+    what: str       # what the year is ("William Penn's Philadelphia")
+    source: str     # where it is documented
+
+
+def read_settled(path: Path, facts: dict) -> dict[str, tuple[OtherYear, ...]]:
+    """settled.yaml: state code -> the other documented years of its first settlement.
+    Each entry repeats the card's year (`card`), which must be the facts file's."""
+    data = _read(path)
+    out = {}
+    for code, entry in data.items():
+        label = f"{path}: state {code}"
+        if code not in facts:
+            raise DataError(f"{label}: unknown state code {code!r}")
+        _keys(entry, {"card", "also"}, label)
+        if entry["card"] != facts[code].settled:
+            raise DataError(f"{label}: 'card' is {entry['card']!r} but the state's card says "
+                            f"{facts[code].settled!r} (resources/data/states.yaml)")
+        also = entry["also"]
+        if not isinstance(also, list) or not also:
+            raise DataError(f"{label}: 'also' must list one or more years")
+        years = []
+        for i, y in enumerate(also, 1):
+            where = f"{label}: year {i}"
+            _keys(y, {"year", "what", "source"}, where)
+            if not (type(y["year"]) is int and 1500 <= y["year"] <= 1900) or y["year"] == entry["card"] \
+                    or y["year"] in [o.year for o in years]:
+                raise DataError(f"{where}: 'year' must be a year 1500-1900, not the card's nor one listed before; "
+                                f"got {y['year']!r}")
+            years.append(OtherYear(y["year"], text(y["what"], f"{where}: 'what'"),
+                                   text(y["source"], f"{where}: 'source'")))
+        out[code] = tuple(sorted(years, key=lambda o: o.year))
+    return out
+
+
+@cache
+def other_settled_years() -> dict[str, tuple[OtherYear, ...]]:
+    """The other documented years of first settlement, by state (most states have none)."""
+    return read_settled(resource("game_of_the_states", "settled.yaml"), states())
+
+
 @cache
 def state_codes() -> tuple[str, ...]:
     return tuple(sorted(states()))
@@ -235,6 +278,7 @@ def check_data() -> None:
 
     load_atlas()
     states()
+    other_settled_years()
     _products()
     sectors()
     money()

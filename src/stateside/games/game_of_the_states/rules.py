@@ -10,7 +10,8 @@ Each module's docstring gives its rules with the rulebook's words and our decisi
 the rulebook is silent; in short, Special Rule #3 (named by the rulebook, never printed)
 is ours: a destination card naming the buyer's own state, a state with one of the buyer's
 disks for sale or a state with one of the seller's disks for sale goes to the bottom of
-the draw pile and another card is drawn.
+the draw pile and another card is drawn (a guard that never comes up in play: those
+cards lie at the bottom from the setup on).
 
 Setup: {"players": [2-4 names], "variant": "buy-and-sell" | "trivia" | "junior",
 "answers": "typed" | "choices" (Trivia only)}. There is no random generator in the
@@ -67,6 +68,15 @@ class GameOfTheStates(State):
         else:
             engine = Trivia(names, answers)
         return cls(dict(setup), engine)
+
+    @classmethod
+    def selfplay_report(cls, variant: str | None):
+        """A tally of what the computers did, for `stateside selfplay` (Trivia: the facts asked)."""
+        if variant != "trivia":
+            return None
+        from stateside.games.game_of_the_states.ai import TriviaSpread
+
+        return TriviaSpread()
 
     @classmethod
     def default_setup(cls, players: int) -> dict:

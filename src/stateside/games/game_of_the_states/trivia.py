@@ -15,6 +15,11 @@ The rules record the answer given as one of a finite set of values per fact (eve
 capital, every nickname, populations in tenths of a million, years, ranks) or "?" for
 an answer that matches none, so the legal actions are exact.
 
+Year settled: many states' first settlement is dated differently by different references
+(Pennsylvania 1643 or 1682, New Mexico 1610 or 1598): every documented year is right
+(resources/game_of_the_states/settled.yaml, each with its source), and the reveal names
+them. A typed population is judged on the exact figure typed (matching.answer_value).
+
 Hawaii's card has no year settled (there is no first European settlement in the usual
 sense: resources/data/SOURCES.md), so that fact is not asked about Hawaii.
 
@@ -32,7 +37,7 @@ from functools import cache
 from stateside.engine.protocol import CHANCE, TERMINAL, Event, InvariantError, sees
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.common import Deck, chance_candidates, parse
-from stateside.games.game_of_the_states.matching import UNKNOWN
+from stateside.games.game_of_the_states.matching import UNKNOWN, answer_value
 
 FACTS = ("nickname", "population", "capital", "settled", "entered", "rank")
 FACT_NAMES = {"nickname": "nickname", "population": "population (in millions)", "capital": "capital",
@@ -69,9 +74,25 @@ def truth(code: str, fact: str) -> str | None:
     raise ValueError(fact)
 
 
+def right_years(code: str) -> tuple[str, ...]:
+    """Every year settled that is right for the state: the card's, then the others documented."""
+    t = truth(code, "settled")
+    if t is None:
+        return ()
+    return (t,) + tuple(str(o.year) for o in parts.other_settled_years().get(code, ()))
+
+
+def also_text(code: str) -> str:
+    """The other documented years settled, as the reveal shows them ("" when none)."""
+    others = parts.other_settled_years().get(code, ())
+    return "; ".join(f"{o.year}, {o.what}" for o in others)
+
+
 def shown(code: str, fact: str) -> str:
     """The answer as the card shows it."""
     s = parts.states()[code]
+    if fact == "settled" and (also := also_text(code)):
+        return f"{s.settled} (also right: {also})"
     if fact == "population":
         return f"{s.population_2020 / 1e6:.1f} million ({s.population_2020:,} in 2020)"
     if fact == "entered":
@@ -97,7 +118,9 @@ def values(fact: str) -> tuple[str, ...]:
     if fact == "capital":
         return tuple(sorted(s.capital for s in parts.states().values()))
     if fact == "population":
-        return tuple(f"{t / 10:.1f}" for t in range(int(POP_MAX * 10) + 1))
+        # tenths ("39.5") for the choices and the computers; hundredths ("39.54") for
+        # typed answers, so a figure typed near the one-million line keeps its verdict
+        return tuple(f"{t / 100:.1f}" if t % 10 == 0 else f"{t / 100:.2f}" for t in range(int(POP_MAX * 100) + 1))
     if fact in ("settled", "entered"):
         return tuple(str(y) for y in range(YEARS[0], YEARS[1] + 1))
     if fact == "rank":
@@ -111,7 +134,21 @@ def is_right(code: str, fact: str, value: str) -> bool:
         return False
     if fact == "population":
         return abs(float(value) - parts.states()[code].population_2020 / 1e6) <= 1.0 + 1e-9
+    if fact == "settled":
+        return value in right_years(code)
     return value == t
+
+
+def typed_action(code: str, fact: str, text: str) -> str:
+    """The action for an answer typed to the question (fact) about a state: "say:VALUE",
+    judged as a quizmaster would (matching.answer_value: the exact population, "City, ST",
+    a date for a year, numbers in words, one typo in a name of five letters or more)."""
+    right = truth(code, fact)
+    candidates = [right] + [v for v in values(fact) if v != right]
+    st = parts.states()
+    value = answer_value(text, fact, candidates, population=st[code].population_2020,
+                         state=code, states={c: s.name for c, s in st.items()})
+    return f"say:{value}"
 
 
 def _h(*parts_) -> int:
@@ -137,7 +174,8 @@ def choices(code: str, fact: str) -> list[str]:
         lo, hi = (1776, 1960) if fact == "entered" else (1550, 1900)
         offsets = (-60, -40, -25, -15, -10, 10, 15, 25, 40, 60)
     tv = int(t)
-    pool = [tv + d for d in offsets if lo <= tv + d <= hi]
+    right = right_years(code) if fact == "settled" else (t,)    # a wrong choice is no documented year
+    pool = [tv + d for d in offsets if lo <= tv + d <= hi and str(tv + d) not in right]
     pool.sort(key=lambda v: _h(code, fact, str(v)))
     return sorted([t] + [str(v) for v in pool[:3]], key=int)
 
@@ -237,8 +275,12 @@ class Trivia:
             self.tried.append((seat, value))
             said = "does not know" if value == UNKNOWN else f"says {self.say_text(value)}"
             if is_right(self.card, self.fact, value):
-                ev.append(Event(f"{self.names[seat]} {said}: right! {self.names[seat]} wins the card.", "right",
-                                (seat,)))
+                note = ""
+                if self.fact == "settled" and value != truth(self.card, "settled"):
+                    other = next(o for o in parts.other_settled_years()[self.card] if str(o.year) == value)
+                    note = f" ({value}: {other.what}; the card says {truth(self.card, 'settled')})"
+                ev.append(Event(f"{self.names[seat]} {said}: right!{note} {self.names[seat]} wins the card.",
+                                "right", (seat,)))
                 self._card_won(seat, ev)
             else:
                 nxt = (seat + 1) % self.n
