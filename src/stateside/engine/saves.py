@@ -13,12 +13,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from stateside.data.saves import read_json_file, write_json_atomic
+from stateside.data.saves import SAVE_FORMAT, SAVE_VERSION, read_json_file, write_json_atomic
 from stateside.errors import SaveError
 from stateside.registry import game_by_id, load_object
 
-SAVE_FORMAT = "stateside-save"
-SAVE_VERSION = 2
 LEGACY_VERSION = 1
 
 
