@@ -30,6 +30,25 @@ def show_mode(qtbot):
     return show
 
 
+@pytest.fixture
+def open_window(qtbot):
+    """The main window, shown at a mode (the Map explorer by default):
+    open_window(persist=False, size=(1280, 800), mode="explorer")."""
+    def open_(persist=False, size=(1280, 800), mode="explorer"):
+        from stateside.app.main import MainWindow
+
+        w = MainWindow(persist=persist)
+        qtbot.addWidget(w)
+        w.resize(*size)
+        if mode:
+            w.open_mode(mode)
+        w.show()
+        qtbot.waitExposed(w)
+        return w
+
+    return open_
+
+
 @pytest.fixture(autouse=True)
 def _no_undo_beat(monkeypatch):
     """Computers answer a person's move after their usual short delay in tests (the beat

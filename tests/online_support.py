@@ -33,6 +33,7 @@ def server(tmp_path):
     """A nats-server with JetStream on a free port of 127.0.0.1, and a referee on it."""
     srv = NatsServer(tmp_path / "nats").start()
     ref = RefereeThread(srv)
+    srv.referee = ref.referee   # a test may wait for the referee's own copy of a table
     yield srv
     ref.stop()
     srv.stop()

@@ -3,6 +3,7 @@ import random
 
 import pytest
 
+from long_runs import games
 from test_america_game import Dealt
 
 from stateside.engine.match import Match
@@ -202,12 +203,13 @@ def _check_invariants(game: AmericaGame) -> None:
 
 
 def test_seeded_self_play_invariants():
-    """500 seeded games, 2-6 seats of every kind: markers are conserved after every action,
+    """Seeded games (100 in the default run, 500 in the long run: benchmarks/SELFPLAY.md),
+    2-6 seats of every kind: markers are conserved after every action,
     the scores are the sums of the cards' points as score_card computes them, six main
     cards are played, and the winner leads (or won the tie-breaks)."""
     specs = ["ai:hard", "ai:medium", "ai:easy", "random"]
     rng = random.Random(1)
-    for seed in range(500):
+    for seed in range(games(100, 500)):
         n = 2 + seed % 5
         players = [rng.choice(specs) for _ in range(n)]
         match = Match(OnTestDeck, players, seed, OnTestDeck.default_setup(n))

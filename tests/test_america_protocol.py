@@ -17,6 +17,7 @@ from stateside.games.america.legacy import legacy_save
 from stateside.games.america.rules import CARDS_PER_GAME, AmericaGame
 from stateside.selfplay import play_match
 from audience_oracle import hidden_from
+from long_runs import games
 
 SAVES = Path(__file__).parent / "data" / "saves-v1"
 
@@ -258,7 +259,8 @@ def test_computer_players_ignore_what_their_seat_cannot_see():
     leaves its observation and its computer player's choice as they were: the players'
     knowledge is their own memory of the deck, not the game's cards."""
     changed_states = 0
-    for seed in range(30):
+    games_played = games(12, 30)   # 30 in the long run (STATESIDE_LONG_SELFPLAY=1)
+    for seed in range(games_played):
         match = Match("america", ["random"] * 3, seed=seed)
         for _ in range(60):
             if match.is_over():
@@ -278,7 +280,8 @@ def test_computer_players_ignore_what_their_seat_cannot_see():
                     assert a.choose(state.observation(seat), state.legal_actions(seat)) == \
                         b.choose(other.observation(seat), other.legal_actions(seat))
             match.step()
-    assert changed_states > 100
+    print(f"{games_played} games: {changed_states} positions where the hidden answers were dealt anew")
+    assert changed_states > 100 * games_played // 30
 
 
 def test_a_player_knows_a_topic_the_same_way_all_game():

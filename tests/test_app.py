@@ -13,15 +13,9 @@ from stateside.games import discover_games
 
 
 @pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("STATESIDE_CONFIG_DIR", str(tmp_path))
-    w = MainWindow(persist=True)
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.open_mode("explorer")
-    w.show()
-    qtbot.waitExposed(w)
-    return w
+def window(open_window, tmp_path, monkeypatch):
+    monkeypatch.setenv("STATESIDE_CONFIG_DIR", str(tmp_path))   # the tests read its files there
+    return open_window(persist=True)
 
 
 def test_chooser_lists_every_installed_game_and_the_explorer(window):

@@ -15,13 +15,8 @@ DASH = "\u2013"
 
 
 @pytest.fixture
-def window(qtbot):
-    w = MainWindow(persist=True)
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.open_mode("explorer")
-    w.show()
-    qtbot.waitExposed(w)
+def window(open_window):
+    w = open_window(persist=True)
     yield w
     w.close()
 

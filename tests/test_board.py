@@ -2,21 +2,14 @@
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 
-from stateside.app.main import DEFAULT_SIZE, MainWindow
+from stateside.app.main import DEFAULT_SIZE
 from stateside.board.items import TOKEN_SIZE
 from stateside.board.view import CALLOUT_STATES, BoardView
 
 
 @pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("STATESIDE_CONFIG_DIR", str(tmp_path))
-    w = MainWindow(persist=False)
-    qtbot.addWidget(w)
-    w.resize(*DEFAULT_SIZE)
-    w.open_mode("explorer")
-    w.show()
-    qtbot.waitExposed(w)
-    return w
+def window(open_window):
+    return open_window(size=DEFAULT_SIZE)
 
 
 @pytest.fixture

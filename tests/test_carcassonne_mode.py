@@ -246,8 +246,8 @@ def _computer_thinking(qtbot, mode, seconds=0.4):
 
 def test_leaving_the_mode_while_the_computer_thinks_drops_its_answer_and_asks_again(qtbot, mode):
     g = _computer_thinking(qtbot, mode)
-    mode.deactivate()
-    qtbot.wait(600)                              # the stale answer arrives and is ignored
+    with qtbot.waitSignal(mode.thinker.decided, timeout=3000):   # the stale answer arrives...
+        mode.deactivate()
     assert g.turn == 1 and mode.pending is None and not mode.thinking
     mode.match.players[1] = _SlowBot(0.0)
     mode.activate()
@@ -265,10 +265,13 @@ def test_closing_the_window_while_the_computer_thinks_raises_nothing(qtbot, monk
     m.show()
     m.activate()
     m.ai_delay_ms = 0
+    threads = threading.active_count()
     _computer_thinking(qtbot, m, seconds=0.3)
     m.deactivate()
     shiboken6.delete(m)
-    qtbot.wait(600)
+    # the thinking thread ends once it has tried to answer the closed window
+    qtbot.waitUntil(lambda: threading.active_count() == threads, timeout=3000)
+    qtbot.wait(0)   # and whatever it posted is delivered
     assert errors == []
 
 

@@ -7,6 +7,8 @@ from stateside.games.carcassonne.engine import Game
 from stateside.games.carcassonne.tiles import load_tile_set
 from stateside.selfplay import play_match
 
+from long_runs import games
+
 FULL = ["base", "inns-cathedrals", "traders-builders"]
 
 
@@ -35,9 +37,14 @@ def check_invariants(game: Game) -> None:
     assert len(game.actions) == game.turn == len(game.placed) - len(game.conf.start)
 
 
-def test_200_seeded_games_keep_tiles_followers_and_scores_consistent():
+# 40 games in the default run (every player count, both first seats, the full tile sets
+# in every tenth), 200 in the long run (benchmarks/SELFPLAY.md).
+SELFPLAY_GAMES = games(40, 200)
+
+
+def test_seeded_games_keep_tiles_followers_and_scores_consistent():
     specs = ["random", "ai:easy"]
-    for i in range(200):
+    for i in range(SELFPLAY_GAMES):
         n = 2 + i % 4                                   # 2 to 5 players
         players = [specs[(i // 4 + k) % 2] if k == 0 else "random" for k in range(n)]
         sets = FULL if i % 10 == 0 else ["base"]

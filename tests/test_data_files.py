@@ -346,17 +346,8 @@ def test_every_game_registers_a_data_check_that_passes_on_the_shipped_data():
 
 
 @pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
-    from stateside.app.main import MainWindow
-
-    monkeypatch.setenv("STATESIDE_CONFIG_DIR", str(tmp_path / "config"))
-    w = MainWindow(persist=False)
-    qtbot.addWidget(w)
-    w.resize(1024, 700)
-    w.open_mode("explorer")
-    w.show()
-    qtbot.waitExposed(w)
-    return w
+def window(open_window):
+    return open_window(size=(1024, 700))
 
 
 def _games():

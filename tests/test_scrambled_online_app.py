@@ -41,6 +41,16 @@ def screen(show_mode, srv):
     return mode, OnlineSession(f"127.0.0.1:{srv.port}", mode, poll_ms=5), statuses
 
 
+def referee_round(srv, code: str) -> int | None:
+    """The round open on the referee's own copy of the table (None between rounds); read
+    from its thread, as a number only."""
+    table = srv.referee.tables.get(code)
+    state = table.match.state if table is not None else None
+    if state is None or state.round is None or state.to_draw:
+        return None
+    return state.round.number
+
+
 def race_on(mode: ScrambledStatesMode) -> bool:
     """The die has landed on this screen and the round is open."""
     g = mode.game
@@ -126,9 +136,12 @@ def test_a_slap_for_a_round_already_over_is_refused_with_the_reason(qtbot, show_
     a.attach_online(sa)
     qtbot.waitUntil(lambda: race_on(a) and a.game.round.number == 1, timeout=10000)
     # This screen lags (no events handled) while the referee's clock closes round 1: a
-    # person slapping what the screen still shows slaps for a round that is over.
-    time.sleep(1.6)
-    assert a.game.round.number == 1
+    # person slapping what the screen still shows slaps for a round that is over. Wait for
+    # the referee's own table to leave round 1 (not a fixed time).
+    deadline = time.monotonic() + 10
+    while referee_round(server, sa.table) == 1 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert referee_round(server, sa.table) != 1 and a.game.round.number == 1
     code = slap_right(a)
     assert a.online_sent and a.online_sent[0][0] == 1 and "Sent:" in a.banner.text()
     qtbot.waitUntil(lambda: not a.online_sent, timeout=5000)

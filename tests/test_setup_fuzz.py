@@ -37,7 +37,7 @@ from stateside.errors import IllegalActionError
 from stateside.games import discover_games
 
 GAMES = [g.id for g in discover_games() if g.rules]
-FUZZ_EXAMPLES = int(os.environ.get("STATESIDE_FUZZ_EXAMPLES", "1000"))
+FUZZ_EXAMPLES = int(os.environ.get("STATESIDE_FUZZ_EXAMPLES", "500"))   # the long sweep: benchmarks/FUZZ.md
 STEPS = 6            # first listed actions applied after an accepted setup
 LOGGED_ACTIONS = 60  # actions logged per real game for the intent fuzz
 

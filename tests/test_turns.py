@@ -193,6 +193,6 @@ def test_the_log_follows_new_lines_unless_scrolled_up(qtbot, mode):
         panel.append(LogLine(i, 0, f"line {i}"))
         qtbot.waitUntil(lambda: bar.value() == bar.maximum(), timeout=2000)
     bar.setValue(0)                         # the person reads back
-    panel.append(LogLine(45, 0, "line 45"))
-    qtbot.wait(50)
+    with qtbot.waitSignal(bar.rangeChanged, timeout=2000):   # the moment the list would follow
+        panel.append(LogLine(45, 0, "line 45"))
     assert bar.value() == 0

@@ -14,5 +14,12 @@ class SaveError(StatesideError):
     """A saved game cannot be read (corrupted, truncated, foreign or from another game)."""
 
 
-class IllegalActionError(StatesideError):
-    """An engine was asked to apply an action that is not legal now."""
+class InvalidActionError(StatesideError, ValueError):
+    """An action that is no action of the game at all (a malformed save entry or message:
+    the wrong shape, an unknown card, a number out of range); action_from_json raises it.
+    A ValueError too, so the callers that refuse any bad value still catch it."""
+
+
+class IllegalActionError(StatesideError, ValueError):
+    """An engine was asked to apply an action that is well formed but not legal now;
+    apply_action raises it and changes nothing."""

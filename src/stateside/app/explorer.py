@@ -4,11 +4,16 @@ from __future__ import annotations
 from PySide6.QtGui import QColor
 # The panel's own widget classes are imported where the panel is built, after the map's
 # first paint: PySide6 sets up each class, with its enums, on first use.
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout
 
 from stateside.app.mode import GameMode
 from stateside.board.qt_lazy import Qt   # set up after the map's first paint
 from stateside.geo.rulesets import RULESETS
+
+if TYPE_CHECKING:   # the annotations' names; the classes themselves load with the panel
+    from PySide6.QtWidgets import QComboBox, QListWidget
 
 SELECTED = QColor("#e63946")
 NEIGHBOUR = QColor("#f4a261")

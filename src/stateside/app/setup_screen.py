@@ -105,7 +105,7 @@ class SetupScreen(QDialog):
         keep = self.first_box.currentIndex() if self.first_box.count() else self._first
         self.first_box.blockSignals(True)
         self.first_box.clear()
-        for i, choice in enumerate(self.seats()):
+        for choice in self.seats():
             self.first_box.addItem(choice.name)
         self.first_box.setCurrentIndex(min(max(keep, 0), self.count.value() - 1))
         self.first_box.blockSignals(False)

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stateside.data.saves import move_aside, read_json_file, write_json_atomic
-from stateside.engine.saves import SAVE_FORMAT, SAVE_VERSION
+from stateside.data.saves import SAVE_FORMAT, SAVE_VERSION, move_aside, read_json_file, write_json_atomic
 from stateside.errors import SaveError
 
 INDEX_FORMAT = "stateside-history"
@@ -47,7 +46,8 @@ def make_entry(body: dict, *, names: list[str], people: list[int], winners: list
     import hashlib
 
     when = when or datetime.datetime.now().astimezone()
-    setup = body.get("setup") if isinstance(body.get("setup"), dict) else {}
+    given = body.get("setup")
+    setup = given if isinstance(given, dict) else {}
     variant = setup.get("variant")
     key = hashlib.sha256(json.dumps([body.get("game"), body.get("seed"), body.get("seats"), setup],
                                     sort_keys=True, default=str).encode()).hexdigest()[:16]
@@ -217,7 +217,8 @@ class Stats:
 
 def statistics(entries: list[dict], game: str) -> list[tuple[str, Stats]]:
     """One game's rows: every game ("all"), then by opponents, most played first."""
-    total, by = Stats(), {}
+    total = Stats()
+    by: dict[str, Stats] = {}
     for entry in entries:
         if entry["game"] != game:
             continue

@@ -1,6 +1,7 @@
 """JSON files written atomically and read with clear errors (saves, histories).
 
-The save format itself (envelope, versions, the match inside) is stateside.engine.saves.
+The save format itself (envelope, versions, the match inside) is stateside.engine.saves;
+its tag and version are here, below both the engine and data.history, which each write saves.
 """
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from stateside.errors import SaveError
+
+SAVE_FORMAT = "stateside-save"   # the "format" tag of every save
+SAVE_VERSION = 2                 # the envelope's version (1: the games' own old saves)
 
 def write_json_atomic(path: str | os.PathLike, data: Any, what: str = "file") -> None:
     """Write JSON to a temporary file beside `path`, then replace `path` with it,

@@ -7,9 +7,9 @@ from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 
+from stateside.data.postal import POSTAL_CODES
 from stateside.data.yamlio import parse_yaml, read_text
 from stateside.errors import DataError
-from stateside.geo.atlas import POSTAL_CODES
 from stateside.paths import resource
 
 REGIONS = {

@@ -13,7 +13,10 @@ import yaml
 
 from stateside.errors import DataError
 
-_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+try:   # libyaml's loader where PyYAML was built with it: several times faster
+    from yaml import CSafeLoader as _Base
+except ImportError:
+    from yaml import SafeLoader as _Base
 
 
 class _Loader(_Base):

@@ -9,8 +9,24 @@ same function from a timer, after letting the wall clock reach the game time of 
 from __future__ import annotations
 
 import time
+from typing import Any, Protocol, Sequence
 
-from stateside.engine.match import LogEntry, Match, seat_rng_seed
+from stateside.engine.log import LogEntry, seat_rng_seed
+from stateside.engine.protocol import Player, State
+
+
+class Match(Protocol):
+    """What the clock needs of a match (engine.match.Match, which calls the clock in turn)."""
+    @property
+    def state(self) -> State: ...
+    @property
+    def players(self) -> Sequence[Player | None]: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def log(self) -> Sequence[LogEntry]: ...
+
+    def apply(self, action: Any, decision_ms: float | None = None) -> LogEntry: ...
 
 
 def planned_reactions(match: Match) -> list[tuple[int, int, object, float]]:

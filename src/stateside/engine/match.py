@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from stateside.engine.clock import step_simultaneous
+from stateside.engine.log import LogEntry, chance_rng, seat_rng_seed
 from stateside.engine.protocol import CHANCE, SIMULTANEOUS, SPECTATOR, TERMINAL, Player, RandomPlayer, State
-from stateside.errors import IllegalActionError, SaveError, StatesideError
+from stateside.errors import IllegalActionError, InvalidActionError, SaveError, StatesideError
+from stateside.registry import game_by_id, load_object
 
 HUMAN, RANDOM, AI_PREFIX = "human", "random", "ai:"
 MAX_NAME = 40             # characters in a player's name
@@ -29,31 +31,8 @@ MAX_ACTIONS = 100_000     # in a saved log; the longest real games take a few th
 MIN_SEED, MAX_SEED = -2**63, 2**63 - 1
 
 
-@dataclass
-class LogEntry:
-    """One applied action, as the move log shows it."""
-    index: int            # position in the log (0-based)
-    seat: int             # who acted (CHANCE for a chance outcome)
-    action: Any
-    text: str             # plain English, from action_to_string
-    events: list = field(default_factory=list)
-    decision_ms: float | None = None   # a computer's thinking time
-    audience: frozenset[int] | None = None   # who may see it (State.audience; None: every seat)
-    words: dict | None = None   # viewer -> State.describe, where it differs from `text`
-
-    def seen_by(self, seat: int) -> bool:
-        """Whether `seat` saw this action when it was taken (its own, or in its audience)."""
-        return seat == self.seat or self.audience is None or seat in self.audience
-
-    def words_for(self, viewer: int | None) -> str:
-        """The action as `viewer` (a seat, SPECTATOR, or None for everything) reads it."""
-        return self.text if viewer is None or not self.words else self.words.get(viewer, self.text)
-
-
 def rules_for(game_id: str) -> type[State]:
     """The State class registered for a game id."""
-    from stateside.games import game_by_id, load_object
-
     info = game_by_id(game_id)
     if info is None or not info.rules:
         raise ValueError(f"no game called {game_id!r}")
@@ -62,8 +41,6 @@ def rules_for(game_id: str) -> type[State]:
 
 def make_player(game_id: str, spec: str, seat: int) -> Player | None:
     """The computer player for a seat spec, or None for a human seat."""
-    from stateside.games import game_by_id, load_object
-
     if spec == HUMAN:
         return None
     if spec == RANDOM:
@@ -87,14 +64,6 @@ def check_seats(cls: type[State], seats: Sequence[str]) -> None:
                                           (s.startswith(AI_PREFIX) and s[len(AI_PREFIX):] in spec.ai_levels)):
             raise ValueError(f"unknown player {s!r} (use human, random or ai:<level>, levels: "
                              f"{', '.join(spec.ai_levels)})")
-
-
-def chance_rng(seed: int, n: int) -> random.Random:
-    return random.Random(f"{seed}:chance:{n}")
-
-
-def seat_rng_seed(seed: int, seat: int, n: int) -> str:
-    return f"{seed}:{seat}:{n}"
 
 
 def sample_chance(state: State, rng: random.Random):
@@ -170,18 +139,19 @@ class Match:
         """Apply `action` for whoever may take it; IllegalActionError leaves all unchanged."""
         state = self.state
         seat = state.actor(action)
-        try:   # described before it happens; an illegal action may not be describable
+        try:   # described before it happens
             text = state.action_to_string(action)
-        except Exception:
-            text = None
-        try:
             audience = state.audience(action)
             words = _words(state, action, text) if state.spec.hidden_information else None
-        except Exception:   # an illegal action: apply_action below says why
-            audience, words = frozenset(), None
+        except Exception as error:
+            # An illegal action may not be describable: its refusal (IllegalActionError, on a
+            # copy, so nothing changes) is the answer. An action the rules take but cannot
+            # describe is a bug in the rules, not a move to log under its repr.
+            state.clone().apply_action(action)
+            raise RuntimeError(f"{self.game_id}: the rules accept {action!r:.80} here but cannot "
+                               f"describe it ({type(error).__name__}: {error})") from error
         events = state.apply_action(action)
-        entry = LogEntry(len(self.log), seat, action, text if text is not None else repr(action),
-                         list(events or ()), decision_ms, audience, words)
+        entry = LogEntry(len(self.log), seat, action, text, list(events or ()), decision_ms, audience, words)
         self.log.append(entry)
         return entry
 
@@ -196,7 +166,6 @@ class Match:
         if p == CHANCE:
             return self.apply(sample_chance(state, chance_rng(self.seed, n)))
         if p == SIMULTANEOUS:
-            from stateside.engine.clock import step_simultaneous
             return step_simultaneous(self)
         player = self.players[p]
         if player is None:
@@ -206,6 +175,8 @@ class Match:
     def decide(self, seat: int) -> tuple[Any, float]:
         """A computer seat's choice here, and its thinking time in ms (not applied)."""
         player = self.players[seat]
+        if player is None:
+            raise ValueError(f"seat {seat} is a person's: no computer decides for it")
         player.rng.seed(seat_rng_seed(self.seed, seat, len(self.log)))
         legal = self.state.legal_actions(seat)
         obs = self.state.observation(seat)
@@ -216,7 +187,7 @@ class Match:
     def run_until_human(self, on_entry: Callable[[LogEntry], None] | None = None,
                         max_actions: int | None = None) -> list[LogEntry]:
         """Step until a person must act or the game ends."""
-        done = []
+        done: list[LogEntry] = []
         while max_actions is None or len(done) < max_actions:
             entry = self.step()
             if entry is None:
@@ -230,7 +201,10 @@ class Match:
         """Apply chance outcomes until a seat (or nobody) is to act."""
         done = []
         while self.state.current_player() == CHANCE:
-            done.append(self.step())
+            entry = self.step()
+            if entry is None:   # never at a chance node (step applies an outcome there)
+                break
+            done.append(entry)
         return done
 
     def play_out(self, max_actions: int = 1_000_000) -> None:
@@ -358,14 +332,16 @@ class Match:
         for i, raw in enumerate(actions, 1):
             try:
                 action = match.state.action_from_json(raw)
-            except Exception as e:
-                raise SaveError(f"{where}: action {i} of {total} is not a move of {game}: {_plain(e)}") from None
+            except InvalidActionError as e:   # the rules' own words
+                raise SaveError(f"{where}: action {i} of {total} is not a move of {game}: {str(e):.300}") from None
+            except Exception:   # whatever else the file holds, a clear refusal
+                raise SaveError(f"{where}: action {i} of {total} is not a move of {game}: {NONSENSE}") from None
             try:
                 match.apply(action)
             except IllegalActionError as e:
-                raise SaveError(f"{where}: action {i} of {total} is not legal there: {_plain(e)}") from None
-            except Exception as e:
-                raise SaveError(f"{where}: action {i} of {total} cannot be played: {_plain(e)}") from None
+                raise SaveError(f"{where}: action {i} of {total} is not legal there: {str(e):.300}") from None
+            except Exception:
+                raise SaveError(f"{where}: action {i} of {total} cannot be played: {NONSENSE}") from None
         try:
             match.state.check_invariants()
         except Exception as e:
@@ -373,15 +349,19 @@ class Match:
         return match
 
 
-# Phrases of Python's own ValueErrors, which mean nothing to a player.
+# What a save is told when its data breaks the rules in a way they have no words for.
+NONSENSE = "the data there does not make sense for this game"
+# Phrases of Python's own ValueErrors, which mean nothing to a player. Only a setup's
+# errors are still told apart by them: the rules raise plain ValueErrors for a bad setup
+# (actions have their own types, InvalidActionError and IllegalActionError).
 _PYTHON_WORDS = ("unpack", "invalid literal", "could not convert", "object", "argument", "codec")
 
 
 def _plain(error: Exception) -> str:
-    """An exception's message for a person: the rules' own words when they raised a
+    """A setup error's message for a person: the rules' own words when they raised a
     StatesideError or a ValueError of their own on purpose, else a plain phrase."""
     text = str(error)
     if isinstance(error, StatesideError) or (type(error) is ValueError and text
                                              and not any(w in text for w in _PYTHON_WORDS)):
         return text[:300]
-    return "the data there does not make sense for this game"
+    return NONSENSE

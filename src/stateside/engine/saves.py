@@ -13,11 +13,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from stateside.data.saves import read_json_file, write_json_atomic
+from stateside.data.saves import SAVE_FORMAT, SAVE_VERSION, read_json_file, write_json_atomic
 from stateside.errors import SaveError
+from stateside.registry import game_by_id, load_object
 
-SAVE_FORMAT = "stateside-save"
-SAVE_VERSION = 2
 LEGACY_VERSION = 1
 
 
@@ -48,8 +47,6 @@ def read_save(path: str | os.PathLike, game: str | None = None) -> tuple[str, di
 
 def convert_legacy(path, game: str, state: Any) -> dict:
     """A version-1 save's "state", converted by its game into a match dict."""
-    from stateside.games import game_by_id, load_object
-
     if not isinstance(state, dict):
         raise SaveError(f"{path}: the save has no game state")
     info = game_by_id(game)

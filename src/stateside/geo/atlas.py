@@ -13,15 +13,10 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 
+from stateside.data.postal import POSTAL_CODES, STATE_COUNT
 from stateside.errors import DataError
 from stateside.paths import resource
 
-STATE_COUNT = 50
-# The 50 states' USPS codes (USPS Publication 28, Appendix B): the one list every data
-# file's state codes are checked against (kept here, not in data.states, so drawing the
-# map at start-up need not load YAML).
-POSTAL_CODES = frozenset("AK AL AR AZ CA CO CT DE FL GA HI IA ID IL IN KS KY LA MA MD ME MI MN MO MS MT NC ND "
-                         "NE NH NJ NM NV NY OH OK OR PA RI SC SD TN TX UT VA VT WA WI WV WY".split())
 PALETTE_SIZE = 5
 
 Ring = tuple[tuple[float, float], ...]
@@ -77,6 +72,8 @@ def _polygons(geometry: object, label: str) -> tuple[Polygon, ...]:
     if not isinstance(geometry, dict) or geometry.get("type") not in ("Polygon", "MultiPolygon"):
         raise DataError(f"{label}: geometry must be a Polygon or MultiPolygon")
     coords = geometry.get("coordinates")
+    if not isinstance(coords, list):
+        raise DataError(f"{label}: coordinates must be lists of [x, y] points (finite numbers)")
     polys = [coords] if geometry["type"] == "Polygon" else coords
     try:
         result = tuple(

@@ -11,7 +11,7 @@ import json
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -39,6 +39,7 @@ class Borders:
     ruleset: str | None
     codes: tuple[str, ...]
     pairs: frozenset[Pair]
+    _neighbours: dict[str, frozenset[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         nb: dict[str, set[str]] = {c: set() for c in self.codes}
@@ -167,11 +168,11 @@ def apply_overrides(base: Borders, ruleset: str, overrides: dict, where: str) ->
                 f"{where}: {ruleset}: expect {format_pair(pair)}: the rulebook says {said}"
                 f" ({entry['rule']!r}) but the map disagrees"
             )
-    for entry, pair in overrides["remove"]:
+    for _entry, pair in overrides["remove"]:
         if pair not in pairs:
             raise DataError(f"{where}: {ruleset}: remove {format_pair(pair)}: these states do not border on the map")
         pairs.discard(pair)
-    for entry, pair in overrides["add"]:
+    for _entry, pair in overrides["add"]:
         if pair in pairs:
             raise DataError(f"{where}: {ruleset}: add {format_pair(pair)}: these states already border on the map")
         pairs.add(pair)
@@ -194,7 +195,8 @@ def parse_overrides(text: str, where: str, codes: tuple[str, ...]) -> dict[str, 
         if extra:
             raise DataError(f"{where}: {ruleset}: unknown key {sorted(extra)[0]!r}")
         if "rulebook" in body and not (isinstance(body["rulebook"], str) and body["rulebook"].strip()):
-            raise DataError(f"{where}: {ruleset}: 'rulebook' must name the rulebook section, got {body.get('rulebook')!r}")
+            raise DataError(f"{where}: {ruleset}: 'rulebook' must name the rulebook section, "
+                            f"got {body.get('rulebook')!r}")
         seen: dict[Pair, str] = {}
         parsed: dict[str, list] = {}
         for kind in ("add", "remove", "expect"):

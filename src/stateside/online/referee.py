@@ -277,8 +277,8 @@ class Referee:
         subject, out, seq = P.log_subject(code), [], after + 1
         while True:
             try:
-                raw = await self._patiently(lambda: self.js.get_msg(P.LOG_STREAM, seq=seq, subject=subject,
-                                                                     next=True))
+                raw = await self._patiently(lambda: self.js.get_msg(
+                    P.LOG_STREAM, seq=seq, subject=subject, next=True))  # noqa: B023  (awaited at once)
             except NotFoundError:
                 return out
             out.append((raw.seq, json.loads(raw.data)))

@@ -108,6 +108,6 @@ def check_data() -> None:
     load_states()
     load_bars()
     load_borders("america")
-    from stateside.games.america.rules import bundled_deck   # the rules' own cached copy
+    from stateside.games.america.deck import load_deck   # cached there: the rules' copy is this one
 
-    bundled_deck()
+    load_deck()

@@ -39,7 +39,7 @@ from types import MappingProxyType
 from typing import Hashable, Iterable, Mapping, Sequence
 
 from stateside.engine.protocol import CHANCE, EVERY_SEAT, TERMINAL, Event, GameSpec, InvariantError, State
-from stateside.errors import DataError, IllegalActionError
+from stateside.errors import DataError, IllegalActionError, InvalidActionError
 from stateside.games.america.bars import Bar, load_bars
 
 SECTIONS = ("year", "state", "number")
@@ -968,10 +968,10 @@ class AmericaGame(State):
 
     def action_from_json(self, data) -> str:
         if not isinstance(data, str):
-            raise ValueError(f"an America action is a text such as \"place:state:GA\", not {data!r}"[:200])
+            raise InvalidActionError(f"an America action is a text such as \"place:state:GA\", not {data!r}"[:200])
         head = data.split(":", 1)[0]
         if data != "pass" and head not in ("draw", "choose", "place"):
-            raise ValueError(f"{data!r} is not an America action (draw:, choose:, place: or pass)"[:200])
+            raise InvalidActionError(f"{data!r} is not an America action (draw:, choose:, place: or pass)"[:200])
         return data
 
     def action_to_string(self, action) -> str:

@@ -10,7 +10,7 @@ GAME = GameInfo(
     "with your followers, on an open table or on the maps of the USA (West, East or both).",
     players="2-5 players",
     mode="stateside.games.carcassonne.mode:CarcassonneMode",
-    rules="stateside.games.carcassonne.engine:Game",
+    rules="stateside.games.carcassonne.variants:Game",
     ai="stateside.games.carcassonne.ai:make_player",
     legacy_save="stateside.games.carcassonne.legacy:legacy_save",
     data_check="stateside.games.carcassonne.data_check:check_data",

@@ -20,8 +20,9 @@ move may turn its tile up (TurnUp) and must then lay it on its square (PlaceTurn
 without a follower; a turned-up tile that fits there no way is set aside.
 
 The USA maps (setup["variant"] "usa-west", "usa-east", "usa") are played by
-usa.MapGame, a subclass with the sheet's own turn (chips, secret looks, flips); new()
-picks it. Its tiles are laid with their scoring deferred to the end of the turn (defer).
+usa.MapGame, a subclass with the sheet's own turn (chips, secret looks, flips), which
+registers itself in VARIANT_RULES; new() picks the class a setup's variant names there,
+so this base game knows no map (the registry names variants.py, which loads them all). Its tiles are laid with their scoring deferred to the end of the turn (defer).
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from functools import cache
 from typing import Any, Sequence
 
 from stateside.engine.protocol import CHANCE, TERMINAL, Event, GameSpec, InvariantError, State
-from stateside.errors import IllegalActionError, StatesideError
+from stateside.errors import IllegalActionError, InvalidActionError, StatesideError
 
 from .tiles import (CITY, DELTA, FIELD, GOODS, K_CITY, K_CLOISTER, K_FIELD, K_ROAD, SET_NAMES, TileType,
                     catalogue, distinct_rotations, fit_table, load_tile_set, tile_by_id)
@@ -40,6 +41,9 @@ from .words import TURN_WORDS, follower_words, table_place, tile_words, verb
 Pos = tuple[int, int]
 VARIANTS = ("table", "usa-west", "usa-east", "usa")   # the open table, then the USA maps
 Move = tuple[int, int, int, int]   # x, y, rotation, follower segment (-1: none)
+# The rules class of each variant other than the open table, filled in by the module that
+# defines it (usa.py: the USA maps); variants.py imports them all.
+VARIANT_RULES: dict[str, type[Game]] = {}
 
 # The table's extent: every square, given in a setup or an action, lies within
 # -MAX_COORD..MAX_COORD both ways. The largest game (228 tiles) spreads far less; the
@@ -257,13 +261,13 @@ def action_numbers(value: Any, what: str, rotation: bool = True, follower: bool 
     ValueError, saying which, for anything else."""
     n = 2 + rotation + follower
     if not isinstance(value, list) or len(value) != n or not all(type(i) is int for i in value):
-        raise ValueError(f"{what} needs {n} whole numbers, not {value!r:.60}")
+        raise InvalidActionError(f"{what} needs {n} whole numbers, not {value!r:.60}")
     if not all(-MAX_COORD <= v <= MAX_COORD for v in value[:2]):
-        raise ValueError(f"{what}: the square is off the table (squares run from -{MAX_COORD} to {MAX_COORD} both ways)")
+        raise InvalidActionError(f"{what}: the square is off the table (squares run from -{MAX_COORD} to {MAX_COORD} both ways)")
     if rotation and not 0 <= value[2] <= 3:
-        raise ValueError(f"{what}: a tile turns 0 to 3 quarter turns, not {value[2]!r:.20}")
+        raise InvalidActionError(f"{what}: a tile turns 0 to 3 quarter turns, not {value[2]!r:.20}")
     if follower and not -1 <= value[-1] <= MAX_SEGMENT:
-        raise ValueError(f"{what}: a follower goes on feature -1 (none) to {MAX_SEGMENT}, not {value[-1]!r:.20}")
+        raise InvalidActionError(f"{what}: a follower goes on feature -1 (none) to {MAX_SEGMENT}, not {value[-1]!r:.20}")
     return value
 
 
@@ -380,8 +384,10 @@ class Game(State):
     def new(cls, setup: dict) -> "Game":
         conf = Setup.from_json(setup)
         if conf.variant != "table":
-            from .usa import MapGame   # the USA maps' rules build on these
-            return MapGame(conf)
+            rules = VARIANT_RULES.get(conf.variant)
+            if rules is None:   # a programming slip, not a player's: import variants.py
+                raise RuntimeError(f"the rules of the Carcassonne variant {conf.variant!r} are not loaded")
+            return rules(conf)
         return cls(conf)
 
     @classmethod
@@ -1060,13 +1066,13 @@ class Game(State):
             (key, value), = data.items()
             if key == "draw":
                 if not isinstance(value, str) or value not in tile_by_id():
-                    raise ValueError(f"{value!r:.60} is not a Carcassonne tile")
+                    raise InvalidActionError(f"{value!r:.60} is not a Carcassonne tile")
                 return draw(value)
             if key == "turn_up":
                 return TurnUp(*action_numbers(value, "turning a tile up [x, y]", rotation=False))
             if key == "place_turned_up":
                 return PlaceTurnedUp(*action_numbers(value, "laying a turned-up tile [x, y, rotation]"))
-        raise ValueError(f"not a Carcassonne action: {data!r:.100}")
+        raise InvalidActionError(f"not a Carcassonne action: {data!r:.100}")
 
     def action_to_string(self, action) -> str:
         """In a player's words: the tile by what is on it, the square by where it lies from

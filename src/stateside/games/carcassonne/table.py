@@ -27,7 +27,7 @@ MIN_SPOT_PX = 20                  # follower spots stay this big on screen when 
 class TableLayer:
     """Everything drawn for one table, as children of `root`."""
 
-    def __init__(self, root: QGraphicsItem, square: float = SQUARE, origin: QPointF = QPointF(0, 0)):
+    def __init__(self, root: QGraphicsItem, square: float = SQUARE, origin: QPointF = QPointF(0, 0)):  # noqa: B008  (copied below)
         self.root = root
         self.square = square
         self.origin = QPointF(origin)

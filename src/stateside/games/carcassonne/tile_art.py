@@ -159,7 +159,7 @@ def paint_tile(p: QPainter, tile: TileType, rot: int, rect: QRectF) -> None:
             elif s.pennant:
                 _symbol(p, sym, _pennant)
             if s.good:
-                _symbol(p, sym, lambda p, x, y: _good(p, s.good, x, y))
+                _symbol(p, sym, lambda p, x, y, good=s.good: _good(p, good, x, y))
     # Cloister and inns.
     for i, s in enumerate(tile.segments):
         if s.kind == K_CLOISTER:

@@ -347,7 +347,7 @@ def _oriented(tile: TileType, rot: int) -> Oriented:
     seg_halves = tuple(tuple(sorted((h + 2 * rot) % 8 for h in s.halves)) for s in tile.segments)
     edge_seg = [-1] * 4
     half_seg = [-1] * 8
-    for i, s in enumerate(tile.segments):
+    for i in range(len(tile.segments)):
         for d in seg_edges[i]:
             edge_seg[d] = i
         for h in seg_halves[i]:

@@ -32,10 +32,10 @@ from functools import cache
 from typing import Any
 
 from stateside.engine.protocol import CHANCE, EVERY_SEAT, TERMINAL, Event, InvariantError
-from stateside.errors import IllegalActionError
+from stateside.errors import IllegalActionError, InvalidActionError
 
-from .engine import (MAX_SEGMENT, NEIGHBOURS8, Draw, Game, PlaceTurnedUp, Pos, ScoreEvent, Setup, _draws,
-                     action_numbers)
+from .engine import (MAX_SEGMENT, NEIGHBOURS8, VARIANT_RULES, Draw, Game, PlaceTurnedUp, Pos, ScoreEvent, Setup,
+                     _draws, action_numbers)
 from .maps import Chip, MapBoard, load_chips, load_maps
 from .tiles import DELTA, FIELD, SET_NAMES, fit_table, load_tile_set, tile_by_id
 from .words import TURN_WORDS, article, as_object, follower_words, map_place, tile_words
@@ -635,20 +635,20 @@ class MapGame(Game):
                 return Look(*action_numbers(value, "looking at a face-down tile [x, y]", rotation=False))
             if key == "follow":
                 if type(value) is not int or not -1 <= value <= MAX_SEGMENT:
-                    raise ValueError(f"a follower goes on a segment number (-1 for none to {MAX_SEGMENT}), "
+                    raise InvalidActionError(f"a follower goes on a segment number (-1 for none to {MAX_SEGMENT}), "
                                      f"not {value!r:.40}")
                 return Follow(value)
             if key == "chip":
                 if not isinstance(value, str) or value not in _chips():
-                    raise ValueError(f"{value!r:.60} is not one of our map-chips")
+                    raise InvalidActionError(f"{value!r:.60} is not one of our map-chips")
                 return ChipDraw(value)
             if key == "reveal":
                 if value is not None and (not isinstance(value, str) or value not in tile_by_id()):
-                    raise ValueError(f"{value!r:.60} is not a Carcassonne tile")
+                    raise InvalidActionError(f"{value!r:.60} is not a Carcassonne tile")
                 return Reveal(value)
             if key in ("draw", "place_turned_up"):
                 return super().action_from_json(data)
-        raise ValueError(f"not an action of Carcassonne on the USA maps: {data!r:.100}")
+        raise InvalidActionError(f"not an action of Carcassonne on the USA maps: {data!r:.100}")
 
     def action_to_string(self, action) -> str:
         """In a player's words: the tile by what is on it, the square by its nearest town."""
@@ -686,3 +686,5 @@ class MapGame(Game):
             return f"{who} placed {follower_words(k)}"
         return super().action_to_string(action)
 
+
+VARIANT_RULES.update(dict.fromkeys(("usa-west", "usa-east", "usa"), MapGame))

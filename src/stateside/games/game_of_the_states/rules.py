@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 
 from stateside.engine.protocol import CHANCE, GameSpec, State
-from stateside.errors import IllegalActionError
+from stateside.errors import IllegalActionError, InvalidActionError
 from stateside.games.game_of_the_states.buy_sell import BuySell
 from stateside.games.game_of_the_states.junior import Junior
 from stateside.games.game_of_the_states.trivia import CHOICES, TYPED, Trivia
@@ -145,7 +145,7 @@ class GameOfTheStates(State):
     def action_from_json(self, data):
         if not isinstance(data, str) or not 0 < len(data) <= MAX_ACTION_TEXT or ":" not in data and data not in (
                 "accept", "respin"):
-            raise ValueError(f"{str(data)[:40]!r} is not a Game of the States move")
+            raise InvalidActionError(f"{str(data)[:40]!r} is not a Game of the States move")
         return data
 
     def action_to_string(self, action) -> str:

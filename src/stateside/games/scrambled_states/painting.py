@@ -11,7 +11,7 @@ from functools import cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
-    QBrush, QColor, QConicalGradient, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF,
+    QBrush, QColor, QConicalGradient, QFont, QFontMetricsF, QPainter, QPainterPath, QPen,
     QTransform,
 )
 
@@ -320,7 +320,7 @@ def paint_hand(p: QPainter, box: QRectF) -> None:
     path = QPainterPath()
     palm = QRectF(x + s * 0.22, y + s * 0.42, s * 0.56, s * 0.52)
     path.addRoundedRect(palm, s * 0.14, s * 0.14)
-    for i, (fx, top) in enumerate([(0.23, 0.14), (0.37, 0.04), (0.51, 0.06), (0.65, 0.18)]):
+    for fx, top in [(0.23, 0.14), (0.37, 0.04), (0.51, 0.06), (0.65, 0.18)]:
         path.addRoundedRect(QRectF(x + s * fx, y + s * top, s * 0.12, s * 0.42), s * 0.06, s * 0.06)
     thumb = QPainterPath()
     thumb.addRoundedRect(QRectF(-s * 0.06, -s * 0.2, s * 0.12, s * 0.36), s * 0.06, s * 0.06)

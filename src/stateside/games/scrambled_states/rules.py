@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stateside.engine.protocol import CHANCE, SIMULTANEOUS, TERMINAL, GameSpec, InvariantError, State
-from stateside.errors import IllegalActionError
+from stateside.errors import IllegalActionError, InvalidActionError
 from stateside.games.scrambled_states.cards import FEATURES, Card, CardSet, load_cards
 
 FACES = ("region", "land-mass", "population", "colour", "two", "hand")
@@ -561,17 +561,17 @@ class ScrambledStates(State):
 
     def action_from_json(self, data: Any):
         if not isinstance(data, list) or not data or not isinstance(data[0], str):
-            raise ValueError(f"a move is a list such as [\"slap\", 0, 1200, \"TX\"], not {str(data)[:60]}")
+            raise InvalidActionError(f"a move is a list such as [\"slap\", 0, 1200, \"TX\"], not {str(data)[:60]}")
         kind, args = data[0], data[1:]
         if any(isinstance(a, str) and len(a) > MAX_CARD_TEXT for a in args):
-            raise ValueError(f"a card or a die face is a short code, not {str(data)[:60]}")
+            raise InvalidActionError(f"a card or a die face is a short code, not {str(data)[:60]}")
         if kind in SEAT_KINDS:
             if len(args) not in (2, 3) or type(args[0]) is not int or type(args[1]) is not int or \
                     (len(args) == 3 and not isinstance(args[2], str)):
-                raise ValueError(f"a {kind} is [\"{kind}\", seat, time in ms] (and a card for a slap), "
+                raise InvalidActionError(f"a {kind} is [\"{kind}\", seat, time in ms] (and a card for a slap), "
                                  f"not {str(data)[:60]}")
             if not 0 <= args[0] < self.num_players:
-                raise ValueError(f"a {kind} names seat {args[0]!r:.20}, but the seats are 0 to {self.num_players - 1}")
+                raise InvalidActionError(f"a {kind} names seat {args[0]!r:.20}, but the seats are 0 to {self.num_players - 1}")
             self._check_time(args[1])
             return Action(kind, args[0], args[1], args[2] if len(args) == 3 else None)
         if kind == "advance" and len(args) == 1 and type(args[0]) is int:
@@ -581,12 +581,12 @@ class ScrambledStates(State):
             return Turn(args[0])
         if kind == "die" and len(args) == 1 and isinstance(args[0], str):
             return Roll(args[0])
-        raise ValueError(f"unknown move {str(data)[:60]} (slap, no-match, buzz, advance, card or die)")
+        raise InvalidActionError(f"unknown move {str(data)[:60]} (slap, no-match, buzz, advance, card or die)")
 
     @staticmethod
     def _check_time(t: int) -> None:
         if not 0 <= t <= MAX_CLOCK_MS:
-            raise ValueError(f"a move's time is 0 to {MAX_CLOCK_MS:,} ms of game time, not {t!r:.20}")
+            raise InvalidActionError(f"a move's time is 0 to {MAX_CLOCK_MS:,} ms of game time, not {t!r:.20}")
 
     def action_to_string(self, action) -> str:
         if isinstance(action, Action):

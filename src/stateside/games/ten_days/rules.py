@@ -31,7 +31,7 @@ from collections import Counter
 from functools import cache
 
 from stateside.engine.protocol import CHANCE, EVERY_SEAT, TERMINAL, Event, GameSpec, InvariantError, State
-from stateside.errors import IllegalActionError
+from stateside.errors import IllegalActionError, InvalidActionError
 from stateside.games.ten_days.cards import face_of, load_cards
 from stateside.games.ten_days.journey import DAYS, a_card, check_journey, travel_rules
 
@@ -342,7 +342,7 @@ class TenDaysState(State):
     def action_from_json(self, data) -> str:
         if isinstance(data, str) and (data in PARSED or (data.startswith(CARD) and data[len(CARD):] in full_deck())):
             return data
-        raise ValueError(f"{data!r} is not a move of 10 Days in the USA (day:N, draw, take:K, keep, discard:K"
+        raise InvalidActionError(f"{data!r} is not a move of 10 Days in the USA (day:N, draw, take:K, keep, discard:K"
                          " or card:<card>)"[:300])
 
     def action_to_string(self, action) -> str:
