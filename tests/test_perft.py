@@ -82,7 +82,9 @@ COUNTS = {
     ('gots-buy-and-sell', 1, 34): [2, 59, 1560],
     ('gots-trivia', 1, 8): [51, 2397, 14331],
     ('gots-trivia', 1, 26): [51, 2091, 12495],
-    ('gots-trivia', 2, 78): [24, 144, 36696],
+    # 24 cards x 6 facts; then 24 x (51 nicknames + 4,502 populations 0.00-45.01 million in
+    # hundredths + 51 capitals + 462 + 462 years 1500-1961 + 51 ranks) = 24 x 5,579
+    ('gots-trivia', 2, 78): [24, 144, 133896],
     ('gots-junior', 1, 3): [20, 204, 4080],
     ('gots-junior', 1, 4): [47, 940, 4732],
     ('gots-junior', 1, 26): [3, 60, 288],
