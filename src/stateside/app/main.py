@@ -166,6 +166,7 @@ class MainWindow(QMainWindow):
         action(view, "Zoom &out", lambda: self.board.zoom_by(0.8), QKeySequence.ZoomOut)
         action(view, "&Fit map to window", self.board.fit, "Ctrl+0")
         view.addAction(self.chooser.toggleViewAction())
+        self._build_motion_menu(view)
         helpm = self.menuBar().addMenu("&Help")
         action(helpm, "&Rules of this game", self.show_rules, QKeySequence.HelpContents)
         action(helpm, "&About Stateside", self.show_about)
@@ -194,6 +195,40 @@ class MainWindow(QMainWindow):
             a.triggered.connect(lambda _=False, ms=ms: self.set_undo_beat(ms))
             group.addAction(a)
             menu.addAction(a)
+
+    def _build_motion_menu(self, view) -> None:
+        """View > Animations: how fast pieces move into place (Off: they appear at once)."""
+        from stateside.board.motion import SPEEDS, Motion
+
+        menu = view.addMenu("&Animations")
+        group = QActionGroup(self)
+        stored = self.settings.value("animation_ms") if self.settings is not None else None
+        try:
+            current = int(stored) if stored is not None else Motion.duration_ms
+        except (TypeError, ValueError):   # a hand-edited settings file: the default
+            current = Motion.duration_ms
+        if stored is not None and current in {ms for _, ms in SPEEDS}:
+            Motion.duration_ms = current
+        self.motion_actions: dict[int, QAction] = {}
+        for text, ms in SPEEDS:
+            a = QAction(text if ms == 0 else f"{text} ({ms} ms a move)", self, checkable=True)
+            a.setChecked(ms == Motion.duration_ms)
+            a.triggered.connect(lambda _=False, ms=ms: self.set_motion(ms))
+            group.addAction(a)
+            menu.addAction(a)
+            self.motion_actions[ms] = a
+
+    def set_motion(self, ms: int) -> None:
+        from stateside.board.motion import Motion
+
+        Motion.duration_ms = ms
+        self.board.motion.finish()
+        if ms in getattr(self, "motion_actions", {}):
+            self.motion_actions[ms].setChecked(True)
+        if self.settings is not None:
+            self.settings.setValue("animation_ms", ms)
+        self.statusBar().showMessage("Animations off: pieces appear in place at once." if ms == 0 else
+                                     f"Pieces move into place in about {ms} ms.", 6000)
 
     def set_undo_beat(self, ms: int) -> None:
         GameMode.undo_beat_ms = ms

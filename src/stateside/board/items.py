@@ -339,3 +339,32 @@ class PathItem(QGraphicsPathItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         painter.setRenderHint(QPainter.Antialiasing)
         super().paint(painter, option, widget)
+
+
+class MarkRing(QGraphicsItem):
+    """A seat's last move on the map: a ring in its colour round a state's label (or tab),
+    under the pieces, so that a person sees what each player did last."""
+
+    RADIUS = 15.0
+
+    def __init__(self, at: QPointF, colour: QColor, tooltip: str = ""):
+        super().__init__()
+        self.colour = QColor(colour)
+        self.setPos(at)
+        self.setZValue(9)   # over the states and paths, under the tokens (10)
+        if tooltip:
+            self.setToolTip(literal(tooltip))
+
+    def boundingRect(self) -> QRectF:
+        r = self.RADIUS + 3
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.Antialiasing)
+        fill = QColor(self.colour)
+        fill.setAlpha(40)
+        painter.setBrush(fill)
+        ring = QPen(self.colour, 2.5)
+        ring.setDashPattern([3.0, 1.5])   # dashed: told apart from a highlight by shape too
+        painter.setPen(ring)
+        painter.drawEllipse(QPointF(0, 0), self.RADIUS, self.RADIUS)

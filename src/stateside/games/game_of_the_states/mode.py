@@ -320,6 +320,10 @@ class GameOfTheStatesMode(TurnBasedMode):
         truck = e.truck[seat] if kind == "spin" else e.truck[e.turn]
         return [], [truck] if truck else []
 
+    def last_move_states(self, entry: LogEntry) -> list[str] | None:
+        kind, _, arg = str(entry.action).partition(":")
+        return [arg] if kind == "move" else None
+
     def highlight_entry(self, entry: LogEntry | None) -> None:
         self.board.remove_layer("gots-mark")
         if entry is None or self.match is None:
@@ -438,16 +442,18 @@ class GameOfTheStatesMode(TurnBasedMode):
                 if dest and dest != home:
                     b.add_token(dest, colour=COLOURS[seat][1], shape="marker", label="",
                                 tooltip=f"{names[seat]}'s destination", key=("gots-dest", seat))
+        last = e.last_move
         for seat, code in enumerate(e.truck):
             if code:
+                # a truck that just drove goes along its road (the board slides it from where it was)
+                road = last["route"][1:-1] if last and last["seat"] == seat and last["route"][-1] == code else ()
                 load = ""
                 if g.variant == "buy-and-sell" and e.load[seat] and e.dest[seat]:
                     rec = e.disks[e.load[seat]]
                     load = (f", carrying {names[rec['owner']]}'s {parts.product_name(rec['product'])} to "
                             f"{parts.state_name(e.dest[seat])}")
                 b.add_token(code, colour=COLOURS[seat][1], shape="truck", label=COLOURS[seat][2],
-                            tooltip=f"{names[seat]}'s truck{load}", key=("gots-truck", seat))
-        last = e.last_move
+                            tooltip=f"{names[seat]}'s truck{load}", key=("gots-truck", seat), via=road)
         if last and len(last["route"]) > 1:
             colour = COLOURS[last["seat"]][1]
             for i, (a, c) in enumerate(zip(last["route"], last["route"][1:])):

@@ -251,6 +251,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.pointed: tuple[list[str], str] | None = None    # a log line's cards, shown in its player's colour
         self._pinned: int | None = None                      # a log line clicked: its move stays shown
         self._pointed_tokens: list = []
+        self._tags_shown: set = set()   # (state, winner) of the name tags on the map
         self.won_timer = QTimer(self, singleShot=True, timeout=self._end_won)
         self.tick = QTimer(self, singleShot=True, timeout=self._on_tick)
         self.buzz_timer = QTimer(self, interval=100, timeout=self._show_buzz_countdown)
@@ -1182,6 +1183,9 @@ class ScrambledStatesMode(LogLinks, GameMode):
             for item in (bubble, text):
                 item.setAcceptedMouseButtons(Qt.NoButton)
                 layer.addToGroup(item)
+                if (code, who) not in self._tags_shown:   # a state just won: its tag comes down onto it
+                    b.motion.arrive(item)
+        self._tags_shown = {(code, who) for code, who, _ in self.recent}
 
     def _feedback(self) -> None:
         """Show what happened since the last look: banner, flash on the cards, move log."""

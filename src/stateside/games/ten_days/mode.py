@@ -693,6 +693,14 @@ class TenDaysMode(TurnBasedMode):
         # every problem: the list scrolls when the panel is short
         return text + "".join(f"<br><span style='color:#b02a37'>{html.escape(str(p))}</span>" for p in report.problems)
 
+    def last_move_states(self, entry: LogEntry) -> list[str] | None:
+        """A discard is the public part of a turn: the state thrown away is ringed."""
+        if not str(entry.action).startswith("discard:"):
+            return None
+        held = self.state_before(entry.index).held
+        face = face_of(held) if held is not None else None
+        return [face] if face is not None and is_state(face) else []
+
     def _draw_map(self, seat: int | None, journey, report) -> None:
         if not self.active:
             return
@@ -709,7 +717,7 @@ class TenDaysMode(TurnBasedMode):
             if card is not None and is_state(face_of(card)):
                 code = face_of(card)
                 b.add_token(code, color="#f1faee", label=str(i + 1), tooltip=f"Day {i + 1}: {self.cards.name(code)}",
-                            key=("day", i))
+                            key=("day", i, code), arrive=True)   # a card new on a day comes down onto its state
         for link in report.links:
             colour = LINK_OK if link.ok else LINK_BAD
             a, z = self.cards.name(link.origin), self.cards.name(link.destination)
