@@ -88,6 +88,7 @@ class MainWindow(QMainWindow):
         self.modes: dict[str, GameMode] = {}
         self.current: GameMode | None = None
         self.current_files: dict[str, Path] = {}   # game id -> the file last opened or saved in it
+        self._file_games: dict[str, object] = {}   # game id -> the game (match) that file holds
         self._last_folder: str | None = None   # where Open and Save start (when not persisted)
         self._autosave_failed: set[str] = set()
         self.data_errors: dict[str, str] = {}   # game id -> why its data check failed
@@ -277,6 +278,22 @@ class MainWindow(QMainWindow):
             self.current_files.pop(mode.game_id, None)
             self.update_title()
 
+    @staticmethod
+    def _game_of(mode: GameMode) -> object:
+        """The game a mode plays now (its match), to tell a new game from the one in a file."""
+        return getattr(mode, "match", None)
+
+    def _forget_file_of_another_game(self, mode: GameMode) -> None:
+        """A new game began without Game > New (the score table's New game, a mode's own
+        button): the file open before is no longer the game on screen, nor its title."""
+        if mode.game_id in self.current_files and self._file_games.get(mode.game_id) is not self._game_of(mode):
+            if getattr(mode, "replaying", None) is not None:   # a replay puts the game aside, not away
+                return
+            self.current_files.pop(mode.game_id, None)
+            self._file_games.pop(mode.game_id, None)
+            if mode is self.current:
+                self.update_title()
+
     def replay(self) -> None:
         try:
             from stateside.app.replay import start_replay
@@ -336,6 +353,7 @@ class MainWindow(QMainWindow):
             # Only the mode shown speaks in the status bar (issue 11, item 6).
             mode.status.connect(lambda text, m=mode: self._mode_status(m, text))
             mode.changed.connect(self.refresh_actions)
+            mode.changed.connect(lambda m=mode: self._forget_file_of_another_game(m))
             mode.changed.connect(self._autosave_timer.start)
             self.modes[mode_id] = mode
             self.stack.addWidget(mode)
@@ -550,6 +568,7 @@ class MainWindow(QMainWindow):
             save_game(path, state)
             self.remember_folder(path)
             self.current_files[mode.game_id] = Path(path)
+            self._file_games[mode.game_id] = self._game_of(mode)
             self.update_title()
             self.statusBar().showMessage(f"Saved to {path}", 6000)
         except OSError as e:
@@ -603,6 +622,7 @@ class MainWindow(QMainWindow):
                 QMessageBox.warning(self, "Cannot open this file", literal(text))
             return False
         self.current_files[game_id] = Path(path)
+        self._file_games[game_id] = self._game_of(mode)
         self.update_title()
         self.statusBar().showMessage(f"Opened {path}", 6000)
         self.refresh_actions()
@@ -617,6 +637,10 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------------- help
     def show_rules(self) -> None:
+        self.modal(self.rules_dialog().exec)
+
+    def rules_dialog(self):
+        """The rules of the mode shown, opened at the part about the variant being played."""
         from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
 
         mode = self.current
@@ -632,7 +656,11 @@ class MainWindow(QMainWindow):
         lay.addWidget(browser)
         lay.addWidget(buttons)
         dialog.resize(640, 620)
-        self.modal(dialog.exec)
+        anchor = getattr(mode, "help_anchor", lambda: "")() if mode else ""
+        if anchor:   # once the page is laid out at the dialog's size
+            QTimer.singleShot(0, dialog, lambda: browser.scrollToAnchor(anchor))
+        dialog.browser = browser
+        return dialog
 
     def show_about(self) -> None:
         from PySide6.QtWidgets import QMessageBox

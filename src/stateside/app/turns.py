@@ -321,12 +321,21 @@ class TurnBasedMode(LogLinks, GameMode):
         self.viewer = None
         self.waiting_for = None
         self._pinned = None
+        self.highlight_entry(None)   # a log line pointed at in the last game is no move of this one
         self.pass_screen.hide()
         self._over_shown = match.is_over()   # a loaded finished game: no score popup
         self.on_install(saved)
         self._fill_log()
         self.schedule()
         self.changed.emit()
+
+    def game_in_progress(self) -> bool:
+        """A game New or Open would throw away (the one save_state keeps): not one that is over."""
+        if self.online is not None:
+            match = self._offline_match
+        else:
+            match = self._live[0] if self._live is not None else self.match
+        return match is not None and not match.is_over()
 
     def people(self) -> list[int]:
         """The seats played by people at this screen (online: only ours)."""

@@ -249,10 +249,12 @@ TOKEN_SIZE = 15.0
 class TokenItem(QGraphicsItem):
     """A game piece on a state: disk, square, marker (pin), truck or star."""
 
-    def __init__(self, key, code: str, colour: QColor, shape: str, label: str, tooltip: str):
+    def __init__(self, key, code: str, colour: QColor, shape: str, label: str, tooltip: str,
+                 size: float = TOKEN_SIZE):
         super().__init__()
         self.key = key
         self.code = code
+        self.size = float(size)
         self.colour = QColor(colour)
         self.kind = shape
         self.label = label
@@ -261,12 +263,12 @@ class TokenItem(QGraphicsItem):
             self.setToolTip(literal(tooltip))   # plain text: it may name a player
 
     def boundingRect(self) -> QRectF:
-        s = TOKEN_SIZE
+        s = self.size
         return QRectF(-s / 2 - 2, -s / 2 - 2, s + 4, s + 4)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
         painter.setRenderHint(QPainter.Antialiasing)
-        s = TOKEN_SIZE
+        s = self.size
         painter.setPen(QPen(QColor("#1b1b1b"), 1.0))
         painter.setBrush(self.colour)
         r = QRectF(-s / 2, -s / 2, s, s)
@@ -295,7 +297,7 @@ class TokenItem(QGraphicsItem):
             painter.drawEllipse(r.adjusted(0.5, 0.5, -0.5, -0.5))
         if self.label:
             f = QFont(LABEL_FONT)
-            f.setPointSizeF(6.5)
+            f.setPointSizeF(6.5 * max(1.0, s / TOKEN_SIZE * 0.85))
             painter.setFont(f)
             # White on dark pieces, near-black on light ones, so the letter always reads.
             painter.setPen(QColor("#ffffff") if self.colour.lightnessF() < 0.55 else QColor("#1b1b1b"))

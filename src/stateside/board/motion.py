@@ -21,7 +21,8 @@ from shiboken6 import isValid
 # (menu text, milliseconds a move takes): the choices of View > Animations
 SPEEDS = (("Off", 0), ("Fast", 150), ("Normal", 260))
 DEFAULT_MS = 260
-ARRIVE_DROP = 26.0   # a piece put down comes from this far above its place (scene units)
+ARRIVE_DROP = 26.0
+FADE_FROM = 0.3      # a piece coming down is faint at first, never invisible   # a piece put down comes from this far above its place (scene units)
 
 
 class _Flight:
@@ -89,7 +90,7 @@ class Motion(QObject):
         self._flights[id(item)] = flight
         item.setPos(points[0])
         if fade_in:
-            item.setOpacity(0.0)
+            item.setOpacity(FADE_FROM)
         anim.start()
         return True
 
@@ -146,7 +147,7 @@ class Motion(QObject):
             return
         flight.item.setPos(flight.at(t))
         if flight.fade:
-            flight.item.setOpacity(min(1.0, 0.2 + t))
+            flight.item.setOpacity(min(1.0, FADE_FROM + (1 - FADE_FROM) * t))
 
     def _landed(self, flight: _Flight) -> None:
         if self._flights.get(id(flight.item)) is not flight:

@@ -360,14 +360,15 @@ class BoardView(QGraphicsView):
 
     # ---------------------------------------------------------------- tokens
     def add_token(self, code: str, *, color="#d62828", shape: str = "disk", label: str = "",
-                  tooltip: str = "", key=None, colour=None, via: Iterable[str] = (), arrive: bool = False):
+                  tooltip: str = "", key=None, colour=None, via: Iterable[str] = (), arrive: bool = False,
+                  size: float = TOKEN_SIZE):
         """A piece on a state. A piece with the key of one taken off since the last
         reset_overlays slides from where that one was (through the anchors of `via`, the
         states on its road); `arrive`: a piece new on the map comes down into place."""
         if key is None:
             key = ("token", next(self._key_counter))
         self.remove_token(key)
-        token = TokenItem(key, code, QColor(colour or color), shape, label, tooltip)
+        token = TokenItem(key, code, QColor(colour or color), shape, label, tooltip, size)
         self.scene().addItem(token)
         self._tokens[key] = token
         self._layout_tokens(code)
@@ -405,13 +406,13 @@ class BoardView(QGraphicsView):
         tokens = [t for t in self._tokens.values() if t.code == code]
         if not tokens:
             return
-        step = TOKEN_SIZE + 1.5
+        step = max(t.size for t in tokens) + 1.5   # a bigger piece (a truck) widens its row
         tab = self._tabs.get(code)
         if tab is not None:   # beside the tab, two columns
             for i, token in enumerate(tokens):
                 row, col = divmod(i, 2)
-                self._place(token, QPointF(tab.rect.right() + 4 + TOKEN_SIZE / 2 + col * step,
-                                           tab.rect.top() + TOKEN_SIZE / 2 + row * step))
+                self._place(token, QPointF(tab.rect.right() + 4 + step / 2 + col * step,
+                                           tab.rect.top() + step / 2 + row * step))
             return
         anchor = self.state_anchor(code)
         # Below the label, in rows of up to four, centred.

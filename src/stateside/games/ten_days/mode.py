@@ -35,6 +35,7 @@ from stateside.games.ten_days.rules import (
     CARD, DEAL, DISCARD, DRAW, MAX_PLAYERS, PILES, PLACE, START, TenDaysState,
 )
 from stateside.games.ten_days.widgets import CardRow, CardSlot, FitScrollArea, LabelChip
+from stateside.data.words import possessive
 
 SEAT_KINDS = {"human": "Person", "ai:easy": "Computer (easy)", "ai:medium": "Computer (medium)",
               "ai:hard": "Computer (hard)"}
@@ -189,6 +190,10 @@ class TenDaysMode(TurnBasedMode):
         side.addWidget(self.problems_area)
         # the move log takes the rest, and never less than LOG_LINES lines (of one row each)
         self.log_panel.setMinimumHeight((self.log_panel.fontMetrics().lineSpacing() + 8) * LOG_LINES)
+        log_title = QLabel("<b>Moves</b>")
+        log_title.setStyleSheet("color:#1d3557;")
+        side.addWidget(log_title)
+        self.log_panel.placeholder = "The deal: each player takes ten cards, one at a time; the moves appear here."
         side.addWidget(self.log_panel, 1)
         # The newest line stays in sight, also when the log's lines are laid out after the
         # append (which then found the log "not at the bottom"), unless the reader scrolled up.
@@ -565,10 +570,10 @@ class TenDaysMode(TurnBasedMode):
         elif g.is_terminal():
             name = self.seats[seat].name
             kind = "winning journey" if g.winner == seat else "journey"   # a game may stop with no winner
-            self.strip_title.setText(f"Your {kind}" if name == "You" else f"{name}'s {kind}")
+            self.strip_title.setText(f"{possessive(name, start=True)} {kind}")
         else:
             self.strip_title.setText("Your ten days" if self.people() == [seat] and not replay
-                                     else f"{self.seats[seat].name}'s ten days")
+                                     else f"{possessive(self.seats[seat].name, start=True)} ten days")
 
         # the table: deck and three discard piles
         empty = [k for k, p in enumerate(g.piles) if not p]
@@ -615,7 +620,7 @@ class TenDaysMode(TurnBasedMode):
         name = self.cards.name(held)
         name = name[0].upper() + name[1:]
         if not human_turn:   # a replay: what the player held, no prompt
-            return f"{name}, in {self.seats[self.game.current].name}'s hand."
+            return f"{name}, in {possessive(self.seats[self.game.current].name)} hand."
         phase = self.game.phase
         if phase == DEAL:
             return f"{name}: click an empty day for it."
@@ -863,6 +868,7 @@ a dashed line through the state a car crosses, an arc for a flight. Links that d
 red: hover them, or a red-edged card, for the reason. Click the deck or a pile to draw, a day to
 replace it, a pile to discard. The optional hint (off at first) counts the fewest cards you
 still need to change.</p>
+<p><b>Moves you can follow.</b> A card put on a day comes down onto its state. A dashed ring in a player's colour marks that player's last move on the map until their next. View &gt; Animations sets the speed (Fast, Normal) or turns the moves off; a click or a key never waits for a move to end.</p>
 <p><b>Keys</b> (once you have clicked a card or the side panel; on the map, letters type a
 state's name instead):</p>
 <ul>
