@@ -125,3 +125,34 @@ def test_the_speed_is_a_setting_remembered_and_off_switches_animations_off(qtbot
     again.set_motion(0)
     assert Motion.duration_ms == 0
     again.close()
+
+
+def test_a_computers_turn_comes_one_action_a_beat(show_mode, qtbot):
+    """After a person's move the computer's actions come one per beat (ai_delay_ms), never
+    its whole turn at once: each tick of the computers' timer applies one action of its own."""
+    from stateside.engine.match import CHANCE
+    from stateside.games.game_of_the_states.mode import GameOfTheStatesMode
+    from stateside.games.game_of_the_states.rules import GameOfTheStates
+
+    mode = show_mode(GameOfTheStatesMode)
+    mode.spinner.spin_ms = 0
+    mode.ai_delay_ms = 250   # long beside a poll of the test: two beats never fall in one
+    mode.install(Match(GameOfTheStates, ["human", "ai:easy"], 4, {"players": ["You", "Blue"],
+                                                                  "variant": "junior"}))
+    ticks = []
+    mode.ai_timer.timeout.connect(lambda: ticks.append(len(mode.match.log)))
+    computer_moves = lambda: [e for e in mode.match.log if e.seat == 1 or (e.seat == CHANCE and mode.actor_of(e) == 1)]
+    for _ in range(60):
+        if len(computer_moves()) >= 4:
+            break
+        if mode.is_human_turn():
+            if mode._spin_seat() is not None:
+                mode.spin()
+            else:
+                mode.act(mode.game.legal_actions(0)[0])
+        else:
+            before = len(mode.match.log)
+            qtbot.waitUntil(lambda: len(mode.match.log) > before or mode.is_human_turn(), timeout=3000)
+            own = [e for e in mode.match.log[before:] if e.seat != CHANCE or mode.actor_of(e) == 1]
+            assert len([e for e in own if e.seat == 1]) <= 1   # one action of its own per beat
+    assert len(computer_moves()) >= 4 and ticks
