@@ -156,3 +156,25 @@ def test_a_computers_turn_comes_one_action_a_beat(show_mode, qtbot):
             own = [e for e in mode.match.log[before:] if e.seat != CHANCE or mode.actor_of(e) == 1]
             assert len([e for e in own if e.seat == 1]) <= 1   # one action of its own per beat
     assert len(computer_moves()) >= 4 and ticks
+
+
+def test_a_card_put_on_a_day_flies_there_from_the_hand(show_mode, moving):
+    from stateside.games.ten_days.mode import TenDaysMode
+
+    mode = show_mode(TenDaysMode)
+    dealt = mode.game.held
+    mode._day_clicked(4)
+    assert mode.journey_row.slots[4].face is not None   # the game has it there already
+    assert mode.journey_row.arriving == {4} and mode.board.motion.running()   # drawn empty while it flies
+    flying = [w for w in mode.findChildren(type(mode.banner)) if w.pixmap() is not None and not w.pixmap().isNull()]
+    assert flying and dealt is not None
+    mode.board.motion.finish()   # the next click or move lands it
+    assert mode.journey_row.arriving == set() and not mode.board.motion.running()
+
+
+def test_with_animations_off_a_card_is_in_place_at_once(show_mode):
+    from stateside.games.ten_days.mode import TenDaysMode
+
+    mode = show_mode(TenDaysMode)   # tests run with Motion.duration_ms = 0 (conftest)
+    mode._day_clicked(4)
+    assert mode.journey_row.arriving == set() and not mode.board.motion.running()

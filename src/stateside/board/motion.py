@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEasingCurve, QObject, QPointF, QVariantAnimation
+from PySide6.QtCore import QEasingCurve, QObject, QPointF, QPropertyAnimation, QRect, Qt, QVariantAnimation
 from shiboken6 import isValid
 
 # (menu text, milliseconds a move takes): the choices of View > Animations
@@ -61,6 +61,7 @@ class Motion(QObject):
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self._flights: dict[int, _Flight] = {}   # id(item) -> its flight
+        self._cards: list[tuple] = []   # (label, animation, done) of pictures flying over widgets
 
     # ---------------------------------------------------------------- starting
     def move(self, item, points: Sequence[QPointF], *, fade_in: bool = False, ms: int | None = None) -> bool:
@@ -109,6 +110,52 @@ class Motion(QObject):
         flight.measure()
         return True
 
+    def fly(self, over, pixmap, start: QRect, end: QRect, done=None, *, ms: int | None = None) -> bool:
+        """A picture of a card flies over the widget `over` from `start` to `end` (rects in
+        its coordinates), above everything and letting every click through; then done().
+        False (done() called at once) when animations are off."""
+        from PySide6.QtWidgets import QLabel
+
+        ms = self.duration_ms if ms is None else ms
+        if ms <= 0 or start == end or pixmap.isNull():
+            if done is not None:
+                done()
+            return False
+        label = QLabel(over)
+        label.setAttribute(Qt.WA_TransparentForMouseEvents)
+        label.setScaledContents(True)
+        label.setPixmap(pixmap)
+        label.setGeometry(start)
+        label.show()
+        label.raise_()
+        anim = QPropertyAnimation(label, b"geometry", self)
+        anim.setStartValue(start)
+        anim.setEndValue(end)
+        anim.setDuration(int(ms * 1.2))   # a card crosses the panel: a little longer than a step on the map
+        anim.setEasingCurve(QEasingCurve.OutCubic)
+        anim.finished.connect(self._card_landed)
+        self._cards.append((label, anim, done))
+        anim.start()
+        return True
+
+    def _card_landed(self) -> None:
+        anim = self.sender()
+        for entry in [c for c in self._cards if c[1] is anim]:
+            self._end_card(entry)
+
+    def _end_card(self, entry) -> None:
+        if entry not in self._cards:
+            return
+        self._cards.remove(entry)
+        label, anim, done = entry
+        anim.stop()
+        anim.deleteLater()
+        if isValid(label):
+            label.hide()
+            label.deleteLater()
+        if done is not None:
+            done()
+
     # ---------------------------------------------------------------- ending
     def finish(self) -> None:
         """Every animation in flight jumps to its end now (input came, or a redraw)."""
@@ -116,13 +163,15 @@ class Motion(QObject):
             if flight.anim is not None:
                 flight.anim.stop()
             self._landed(flight)
+        for entry in list(self._cards):
+            self._end_card(entry)
 
     def stop(self, item) -> None:
         """Let `item` go where it is now (it is about to leave the scene)."""
         self._drop(item)
 
     def running(self) -> bool:
-        return bool(self._flights)
+        return bool(self._flights or self._cards)
 
     def moving(self, item) -> bool:
         return id(item) in self._flights

@@ -610,9 +610,35 @@ class TenDaysMode(TurnBasedMode):
         self.problems_area.updateGeometry()
         self.hint_box.setVisible(bool(self.people()) and not replay)
         self._draw_map(seat, journey, report)
+        self._fly_new_cards(seat)
         if mark_states and self.active:
             self.board.set_highlight(mark_states, mark_colour)
         self._show_win()
+
+    def _fly_new_cards(self, seat: int | None) -> None:
+        """A card that has just come onto a day or a discard pile flies there from the hand
+        (or, for a hand not shown, from the deck); only for one new move of the same game."""
+        rows = (self.journey_row, self.table_row)
+        faces = tuple(tuple(slot.face for slot in row.slots) for row in rows)
+        hand = self.hand_row.isVisible() and self.hand_row.slots and self.hand_row.slots[0].face is not None
+        origin = self._card_rect(self.hand_row, 0) if hand else self._card_rect(self.table_row, 0)
+        now = (self.replaying or self.match, seat, len(self.match.log) if self.match else 0)
+        before, self._cards_seen = getattr(self, "_cards_seen", None), (now, faces, origin)
+        if before is None or before[0][:2] != now[:2] or not 0 < now[2] - before[0][2] <= 3 or not self.isVisible():
+            return
+        for row, old, new in zip(rows, before[1], faces):
+            for i, (was, face) in enumerate(zip(old, new)):
+                if face is None or face == was or (row is self.table_row and i == 0):
+                    continue
+                row.arriving.add(i)
+                row.update()
+                self.board.motion.fly(self, row.card_picture(i), before[2], self._card_rect(row, i),
+                                      lambda row=row, i=i: (row.arriving.discard(i), row.update()))
+
+    def _card_rect(self, row, i: int):
+        """Where card i of a row lies, in this mode's coordinates."""
+        r = row.card_rect(i).toRect()
+        return r.translated(row.mapTo(self, r.topLeft()) - r.topLeft())
 
     def _hand_text(self, human_turn: bool, held: str | None) -> str:
         if held is None:
@@ -702,7 +728,10 @@ class TenDaysMode(TurnBasedMode):
         """A discard is the public part of a turn: the state thrown away is ringed."""
         if not str(entry.action).startswith("discard:"):
             return None
-        held = self.state_before(entry.index).held
+        try:
+            held = self.state_before(entry.index).held
+        except IllegalActionError:   # a position set by hand (a tool, a test) whose log does not replay
+            return None
         face = face_of(held) if held is not None else None
         return [face] if face is not None and is_state(face) else []
 
