@@ -178,3 +178,27 @@ def test_with_animations_off_a_card_is_in_place_at_once(show_mode):
     mode = show_mode(TenDaysMode)   # tests run with Motion.duration_ms = 0 (conftest)
     mode._day_clicked(4)
     assert mode.journey_row.arriving == set() and not mode.board.motion.running()
+
+
+def test_a_won_card_flies_from_the_table_to_its_winners_pile(show_mode, moving):
+    from stateside.games.scrambled_states.mode import ScrambledStatesMode
+
+    mode = show_mode(ScrambledStatesMode)
+    clock = {"t": 0}
+    mode.now = lambda: clock["t"]
+    mode.resume()
+    flew = []
+    real_fly = mode.board.motion.fly
+    mode.board.motion.fly = lambda *a, **k: flew.append(a[3]) or real_fly(*a, **k)
+    for t in range(2000, 120_000, 500):   # the computers play; the first card won flies
+        clock["t"] = t
+        mode._on_tick()
+        if flew:
+            break
+    assert flew and mode.board.motion.running()
+    from PySide6.QtCore import QPoint, QRect
+
+    pile = QRect(mode.scoreboard.mapTo(mode, QPoint(0, 0)), mode.scoreboard.size())
+    assert pile.contains(flew[0].topLeft())   # to the winner's line of the pile count
+    mode.board.motion.finish()
+    assert not mode.board.motion.running()

@@ -166,6 +166,15 @@ class Motion(QObject):
         for entry in list(self._cards):
             self._end_card(entry)
 
+    def land(self, items) -> None:
+        """These items' moves end now, at their places (they are about to leave the scene)."""
+        for item in items:
+            flight = self._flights.get(id(item))
+            if flight is not None:
+                if flight.anim is not None:
+                    flight.anim.stop()
+                self._landed(flight)
+
     def stop(self, item) -> None:
         """Let `item` go where it is now (it is about to leave the scene)."""
         self._drop(item)

@@ -496,8 +496,9 @@ class BoardView(QGraphicsView):
         return group
 
     def remove_layer(self, name: str) -> None:
-        self.motion.finish()   # nothing in it moves any more
         group = self._layers.pop(name, None)
+        if group is not None:
+            self.motion.land(group.childItems())   # nothing in it moves any more
         if group is not None:
             self.scene().removeItem(group)
 

@@ -19,7 +19,7 @@ import html
 import random
 from functools import partial
 
-from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, Qt, QTimer
+from PySide6.QtCore import QElapsedTimer, QEvent, QPoint, QPointF, QRect, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QCheckBox, QDialogButtonBox, QFormLayout, QFrame, QGraphicsPathItem, QGraphicsSimpleTextItem, QHBoxLayout, QLabel, QPushButton,
@@ -1267,10 +1267,24 @@ class ScrambledStatesMode(LogLinks, GameMode):
             marks.append((code, who, colour))
             if ev.kind in ("win", "tie"):
                 self.table.show_won(code, who, colour)
+                self._fly_to_pile(code, p)
             else:   # Hand or No Match: the center card itself was won
                 self.center_won = (code, who, colour)
         self.recent = marks
         self.won_timer.start(WON_MS)
+
+    def _fly_to_pile(self, code: str, seat: int) -> None:
+        """A copy of the won card flies from the table to its winner's line of the pile
+        count (the card itself stays stamped in its slot for a moment)."""
+        if code not in self.table.slots or not self.isVisible() or not self.scoreboard.isVisible():
+            return
+        slot = self.table.slot_rect(self.table.slots.index(code)).toRect()
+        start = slot.translated(self.table.mapTo(self, slot.topLeft()) - slot.topLeft())
+        board = self.scoreboard
+        line = board.fontMetrics().lineSpacing() + 2
+        size = slot.size() / 2
+        at = board.mapTo(self, board.rect().topLeft()) + QPoint(board.width() // 3, line * (seat + 1))
+        self.board.motion.fly(self, self.table.grab(slot), start, QRect(at, size))
 
     def _end_won(self) -> None:
         self.recent, self.center_won = [], None
