@@ -52,9 +52,13 @@ def open_window(qtbot):
 @pytest.fixture(autouse=True)
 def _no_undo_beat(monkeypatch):
     """Computers answer a person's move after their usual short delay in tests (the beat
-    that lets a person take a move back is a setting; the tests of undo set it)."""
+    that lets a person take a move back is a setting; the tests of undo set it), and
+    pieces appear in place without animation (a setting too)."""
     try:
         from stateside.app.mode import GameMode
     except ImportError:   # a machine without Qt: only the pure tests run
         return
     monkeypatch.setattr(GameMode, "undo_beat_ms", 0)
+    from stateside.board.motion import Motion
+
+    monkeypatch.setattr(Motion, "duration_ms", 0)   # pieces appear in place (tests of motion set it)

@@ -168,8 +168,8 @@ def test_chance_turns_up_one_card_at_a_time_from_the_cards_left():
 def test_actions_as_json_and_plain_english():
     g = ScrambledStates.new(dict(ScrambledStates.default_setup(2), players=["Ada", "Ben"]))
     examples = {
-        slap(0, "TX", 1200): (["slap", 0, 1200, "TX"], "Ada slapped Texas at 1.2 s"),
-        no_match(1, 3060): (["no-match", 1, 3060], "Ben called No Match at 3.1 s"),
+        slap(0, "TX", 1200): (["slap", 0, 1200, "TX"], "Ada slapped Texas 1.2 s into the game"),
+        no_match(1, 3060): (["no-match", 1, 3060], "Ben called No Match 3.1 s into the game"),
         Advance(2400): (["advance", 2400], "The clock ran on to 2.4 s"),
         Turn("OH"): (["card", "OH"], "Ohio was dealt face up to space 1"),
         Roll("two"): (["die", "two"], "The die landed on 2"),

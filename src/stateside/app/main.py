@@ -88,6 +88,7 @@ class MainWindow(QMainWindow):
         self.modes: dict[str, GameMode] = {}
         self.current: GameMode | None = None
         self.current_files: dict[str, Path] = {}   # game id -> the file last opened or saved in it
+        self._file_games: dict[str, object] = {}   # game id -> the game (match) that file holds
         self._last_folder: str | None = None   # where Open and Save start (when not persisted)
         self._autosave_failed: set[str] = set()
         self.data_errors: dict[str, str] = {}   # game id -> why its data check failed
@@ -172,6 +173,7 @@ class MainWindow(QMainWindow):
         action(view, "Zoom &out", lambda: self.board.zoom_by(0.8), QKeySequence.ZoomOut)
         action(view, "&Fit map to window", self.board.fit, "Ctrl+0")
         view.addAction(self.chooser.toggleViewAction())
+        self._build_motion_menu(view)
         helpm = self.menuBar().addMenu("&Help")
         action(helpm, "&Rules of this game", self.show_rules, QKeySequence.HelpContents)
         action(helpm, "&About Stateside", self.show_about)
@@ -212,6 +214,40 @@ class MainWindow(QMainWindow):
         self.act_turn_sound.setToolTip("When it becomes your turn while the window is in the background")
         self.act_turn_sound.toggled.connect(self.cue.set_sound)
         game.addAction(self.act_turn_sound)
+
+    def _build_motion_menu(self, view) -> None:
+        """View > Animations: how fast pieces move into place (Off: they appear at once)."""
+        from stateside.board.motion import SPEEDS, Motion
+
+        menu = view.addMenu("&Animations")
+        group = QActionGroup(self)
+        stored = self.settings.value("animation_ms") if self.settings is not None else None
+        try:
+            current = int(stored) if stored is not None else Motion.duration_ms
+        except (TypeError, ValueError):   # a hand-edited settings file: the default
+            current = Motion.duration_ms
+        if stored is not None and current in {ms for _, ms in SPEEDS}:
+            Motion.duration_ms = current
+        self.motion_actions: dict[int, QAction] = {}
+        for text, ms in SPEEDS:
+            a = QAction(text if ms == 0 else f"{text} ({ms} ms a move)", self, checkable=True)
+            a.setChecked(ms == Motion.duration_ms)
+            a.triggered.connect(lambda _=False, ms=ms: self.set_motion(ms))
+            group.addAction(a)
+            menu.addAction(a)
+            self.motion_actions[ms] = a
+
+    def set_motion(self, ms: int) -> None:
+        from stateside.board.motion import Motion
+
+        Motion.duration_ms = ms
+        self.board.motion.finish()
+        if ms in getattr(self, "motion_actions", {}):
+            self.motion_actions[ms].setChecked(True)
+        if self.settings is not None:
+            self.settings.setValue("animation_ms", ms)
+        self.statusBar().showMessage("Animations off: pieces appear in place at once." if ms == 0 else
+                                     f"Pieces move into place in about {ms} ms.", 6000)
 
     def set_undo_beat(self, ms: int) -> None:
         GameMode.undo_beat_ms = ms
@@ -259,6 +295,22 @@ class MainWindow(QMainWindow):
         if mode.save_state() != before:   # not when the setup was cancelled
             self.current_files.pop(mode.game_id, None)
             self.update_title()
+
+    @staticmethod
+    def _game_of(mode: GameMode) -> object:
+        """The game a mode plays now (its match), to tell a new game from the one in a file."""
+        return getattr(mode, "match", None)
+
+    def _forget_file_of_another_game(self, mode: GameMode) -> None:
+        """A new game began without Game > New (the score table's New game, a mode's own
+        button): the file open before is no longer the game on screen, nor its title."""
+        if mode.game_id in self.current_files and self._file_games.get(mode.game_id) is not self._game_of(mode):
+            if getattr(mode, "replaying", None) is not None:   # a replay puts the game aside, not away
+                return
+            self.current_files.pop(mode.game_id, None)
+            self._file_games.pop(mode.game_id, None)
+            if mode is self.current:
+                self.update_title()
 
     def replay(self) -> None:
         try:
@@ -324,6 +376,7 @@ class MainWindow(QMainWindow):
             # Only the mode shown speaks in the status bar (issue 11, item 6).
             mode.status.connect(lambda text, m=mode: self._mode_status(m, text))
             mode.changed.connect(self.refresh_actions)
+            mode.changed.connect(lambda m=mode: self._forget_file_of_another_game(m))
             mode.changed.connect(self._autosave_timer.start)
             self.history.watch(mode)
             if hasattr(mode, "turn_came"):   # turn-based modes: the window's turn cue
@@ -541,6 +594,7 @@ class MainWindow(QMainWindow):
             save_game(path, state)
             self.remember_folder(path)
             self.current_files[mode.game_id] = Path(path)
+            self._file_games[mode.game_id] = self._game_of(mode)
             self.update_title()
             self.statusBar().showMessage(f"Saved to {path}", 6000)
         except OSError as e:
@@ -594,6 +648,7 @@ class MainWindow(QMainWindow):
                 QMessageBox.warning(self, "Cannot open this file", literal(text))
             return False
         self.current_files[game_id] = Path(path)
+        self._file_games[game_id] = self._game_of(mode)
         self.update_title()
         self.statusBar().showMessage(f"Opened {path}", 6000)
         self.refresh_actions()
@@ -608,6 +663,10 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------------- help
     def show_rules(self) -> None:
+        self.modal(self.rules_dialog().exec)
+
+    def rules_dialog(self):
+        """The rules of the mode shown, opened at the part about the variant being played."""
         from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
 
         mode = self.current
@@ -623,7 +682,11 @@ class MainWindow(QMainWindow):
         lay.addWidget(browser)
         lay.addWidget(buttons)
         dialog.resize(640, 620)
-        self.modal(dialog.exec)
+        anchor = getattr(mode, "help_anchor", lambda: "")() if mode else ""
+        if anchor:   # once the page is laid out at the dialog's size
+            QTimer.singleShot(0, dialog, lambda: browser.scrollToAnchor(anchor))
+        dialog.browser = browser
+        return dialog
 
     def show_about(self) -> None:
         from PySide6.QtWidgets import QMessageBox

@@ -117,3 +117,7 @@ class GameMode(QWidget):
     def help_html(self) -> str:
         """The rules in our own words (HTML), including which parts of the game are our design."""
         return ""
+
+    def help_anchor(self) -> str:
+        """The anchor (<a name=...>) in help_html of the variant being played: F1 opens there."""
+        return ""

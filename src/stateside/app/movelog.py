@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QStyledItemDelegate, QStyle
 
@@ -89,6 +89,7 @@ class MoveLogPanel(QListWidget):
         self.setFrameShape(QListWidget.NoFrame)
         self.setToolTip("Every move so far, newest last. Point at a line to see it on the board.")
         self._hover = -1
+        self.placeholder = "No moves yet."   # what an empty log says (a mode may say more)
         # Newest last, and in sight: the list follows new lines unless the person scrolled up
         # (followed on the scroll bar's range, which changes only once the new line is laid out).
         self._follow = True
@@ -102,6 +103,25 @@ class MoveLogPanel(QListWidget):
         if index != self._hover:
             self._hover = index
             self.hovered.emit(index)
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if self.count() == 0 and self.placeholder:   # never a blank box
+            painter = QPainter(self.viewport())
+            painter.setPen(QColor("#6c757d"))
+            painter.drawText(self.viewport().rect().adjusted(8, 6, -8, -6), Qt.TextWordWrap | Qt.AlignTop,
+                             self.placeholder)
+            painter.end()
+
+    def mouseMoveEvent(self, event) -> None:
+        super().mouseMoveEvent(event)
+        if self.itemAt(event.position().toPoint()) is None:   # below the last line: no line pointed at
+            self._hover_to(-1)
+
+    def viewportEvent(self, event) -> bool:
+        if event.type() == QEvent.Leave:   # out of the lines (onto the scroll bar, or away)
+            self._hover_to(-1)
+        return super().viewportEvent(event)
 
     def leaveEvent(self, event) -> None:
         self._hover_to(-1)

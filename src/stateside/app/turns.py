@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from stateside.app.mode import AI_DELAY_MS, GameMode
 from stateside.app.movelog import NO_COLOUR, LogLine, MoveLogPanel
 from stateside.app.replay import ReplayBar
+from stateside.board.motion import Motion
 from stateside.board.plain import button_text, plain_label
 from stateside.engine.following import follow
 from stateside.engine.match import LogEntry, Match, chance_rng, sample_chance
@@ -228,6 +229,37 @@ class TurnBasedMode(LogLinks, GameMode):
         """Show one logged move on the board or table (None: remove the highlight).
         `self.state_before(entry.index)` gives the position it was played in."""
 
+    def last_move_states(self, entry: LogEntry) -> list[str] | None:
+        """The states of a logged move to ring as its seat's last move on the map (None: the
+        entry is no move of its own, e.g. a spin; the seat's move before it stays ringed).
+        Only what every seat here may see."""
+        return None
+
+    def draw_last_moves(self) -> None:
+        """Ring each seat's last move on the map until that seat's next move."""
+        if not self.active:
+            return
+        shown = self.match
+        seats_done: set[int] = set()
+        marks: dict[int, tuple[list[str], str]] = {}
+        if shown is not None:
+            seats = len(shown.seats)
+            for entry in reversed(shown.log):
+                seat = self.line_seat(entry)
+                if seat < 0 or seat in seats_done:
+                    continue
+                codes = self.last_move_states(entry)
+                if codes is None:
+                    continue
+                seats_done.add(seat)
+                marks[seat] = (codes, self.log_text(entry))
+                if len(seats_done) == seats:
+                    break
+        for seat in range(max(len(PALETTE), len(shown.seats) if shown is not None else 0)):
+            codes, text = marks.get(seat, ([], ""))
+            self.board.mark_last(("last-move", seat), codes, self.seat_colour(seat),
+                                 f"Last move: {text}" if text else "")
+
     def busy(self) -> bool:
         """An animation is running (a spinner, a die): the flow waits; call schedule() after."""
         return False
@@ -285,10 +317,13 @@ class TurnBasedMode(LogLinks, GameMode):
         self.ai_timer.stop()
         if self.replaying is not None:
             self._end_replay_silently()
+        if self.active:
+            self.board.forget_places()   # the last game's pieces and moves stay with it
         self.match = match
         self.viewer = None
         self.waiting_for = None
         self._pinned = None
+        self.highlight_entry(None)   # a log line pointed at in the last game is no move of this one
         self.pass_screen.hide()
         self._over_shown = match.is_over()   # a loaded finished game: no score popup
         self._was_persons_turn = self.online is None   # a game opened here is no turn passing; online it is
@@ -296,6 +331,14 @@ class TurnBasedMode(LogLinks, GameMode):
         self._fill_log()
         self.schedule()
         self.changed.emit()
+
+    def game_in_progress(self) -> bool:
+        """A game New or Open would throw away (the one save_state keeps): not one that is over."""
+        if self.online is not None:
+            match = self._offline_match
+        else:
+            match = self._live[0] if self._live is not None else self.match
+        return match is not None and not match.is_over()
 
     def people(self) -> list[int]:
         """The seats played by people at this screen (online: only ours)."""
@@ -320,6 +363,7 @@ class TurnBasedMode(LogLinks, GameMode):
         """Move the game on as far as it goes without a person, then draw it; `turn_came`
         when that makes it a person's turn here."""
         self._move_on()
+        self.draw_last_moves()
         persons = self._persons_turn()
         if persons and not self._was_persons_turn:
             self.turn_came.emit()
@@ -480,6 +524,9 @@ class TurnBasedMode(LogLinks, GameMode):
     def record(self, entry: LogEntry | None) -> None:
         """An action was applied to the match (by act, a computer, an animation's end):
         log it, then move the game on."""
+        if self.active:   # a move under way lands before the next one starts
+            for motion in {self.board.motion, *self.findChildren(Motion)}:
+                motion.finish()
         if entry is not None:
             self._log_entry(entry)
             if entry.seat in self.people():
@@ -659,6 +706,7 @@ class TurnBasedMode(LogLinks, GameMode):
         self.log_panel.select_entry(n - 1 if n > 0 else None)
         self.highlight_entry(self.replaying.log[n - 1] if n > 0 else None)
         self.refresh()
+        self.draw_last_moves()
 
     def replay_viewer(self, state) -> int | None:
         """Whose view a replay shows: a finished game's whose turn it was, cards and all; an

@@ -249,10 +249,12 @@ TOKEN_SIZE = 15.0
 class TokenItem(QGraphicsItem):
     """A game piece on a state: disk, square, marker (pin), truck or star."""
 
-    def __init__(self, key, code: str, colour: QColor, shape: str, label: str, tooltip: str):
+    def __init__(self, key, code: str, colour: QColor, shape: str, label: str, tooltip: str,
+                 size: float = TOKEN_SIZE):
         super().__init__()
         self.key = key
         self.code = code
+        self.size = float(size)
         self.colour = QColor(colour)
         self.kind = shape
         self.label = label
@@ -261,12 +263,12 @@ class TokenItem(QGraphicsItem):
             self.setToolTip(literal(tooltip))   # plain text: it may name a player
 
     def boundingRect(self) -> QRectF:
-        s = TOKEN_SIZE
+        s = self.size
         return QRectF(-s / 2 - 2, -s / 2 - 2, s + 4, s + 4)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
         painter.setRenderHint(QPainter.Antialiasing)
-        s = TOKEN_SIZE
+        s = self.size
         painter.setPen(QPen(QColor("#1b1b1b"), 1.0))
         painter.setBrush(self.colour)
         r = QRectF(-s / 2, -s / 2, s, s)
@@ -295,7 +297,7 @@ class TokenItem(QGraphicsItem):
             painter.drawEllipse(r.adjusted(0.5, 0.5, -0.5, -0.5))
         if self.label:
             f = QFont(LABEL_FONT)
-            f.setPointSizeF(6.5)
+            f.setPointSizeF(6.5 * max(1.0, s / TOKEN_SIZE * 0.85))
             painter.setFont(f)
             # White on dark pieces, near-black on light ones, so the letter always reads.
             painter.setPen(QColor("#ffffff") if self.colour.lightnessF() < 0.55 else QColor("#1b1b1b"))
@@ -339,3 +341,32 @@ class PathItem(QGraphicsPathItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         painter.setRenderHint(QPainter.Antialiasing)
         super().paint(painter, option, widget)
+
+
+class MarkRing(QGraphicsItem):
+    """A seat's last move on the map: a ring in its colour round a state's label (or tab),
+    under the pieces, so that a person sees what each player did last."""
+
+    RADIUS = 15.0
+
+    def __init__(self, at: QPointF, colour: QColor, tooltip: str = ""):
+        super().__init__()
+        self.colour = QColor(colour)
+        self.setPos(at)
+        self.setZValue(9)   # over the states and paths, under the tokens (10)
+        if tooltip:
+            self.setToolTip(literal(tooltip))
+
+    def boundingRect(self) -> QRectF:
+        r = self.RADIUS + 3
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.Antialiasing)
+        fill = QColor(self.colour)
+        fill.setAlpha(40)
+        painter.setBrush(fill)
+        ring = QPen(self.colour, 2.5)
+        ring.setDashPattern([3.0, 1.5])   # dashed: told apart from a highlight by shape too
+        painter.setPen(ring)
+        painter.drawEllipse(QPointF(0, 0), self.RADIUS, self.RADIUS)

@@ -35,6 +35,7 @@ from stateside.board.items import (
     STATE_COLOURS,
     TOKEN_SIZE,
     CalloutTab,
+    MarkRing,
     PathItem,
     StateItem,
     TokenItem,
@@ -42,6 +43,7 @@ from stateside.board.items import (
     known_code_paths,
     polygons_path,
 )
+from stateside.board.motion import Motion
 from stateside.board.qt_lazy import SCROLL_BAR_ALWAYS_OFF, STRONG_FOCUS, Qt, pen, solid
 from stateside.paths import resource
 
@@ -208,6 +210,9 @@ class BoardView(QGraphicsView):
         self._tokens: dict[object, TokenItem] = {}
         self._paths: dict[object, PathItem] = {}
         self._layers: dict[str, QGraphicsItemGroup] = {}
+        self.motion = Motion(self)   # pieces slide into place (View > Animations)
+        self._was_at: dict[object, tuple] = {}   # a token's last place (and mid-move?), by key
+        self._last_marks: dict[object, list] = {}   # each seat's last move, ringed (mark_last)
         self._key_counter = itertools.count(1)
         self._zoom = 1.0
         self._press_pos = None
@@ -355,25 +360,44 @@ class BoardView(QGraphicsView):
 
     # ---------------------------------------------------------------- tokens
     def add_token(self, code: str, *, color="#d62828", shape: str = "disk", label: str = "",
-                  tooltip: str = "", key=None, colour=None):
+                  tooltip: str = "", key=None, colour=None, via: Iterable[str] = (), arrive: bool = False,
+                  size: float = TOKEN_SIZE):
+        """A piece on a state. A piece with the key of one taken off since the last
+        reset_overlays slides from where that one was (through the anchors of `via`, the
+        states on its road); `arrive`: a piece new on the map comes down into place."""
         if key is None:
             key = ("token", next(self._key_counter))
         self.remove_token(key)
-        token = TokenItem(key, code, QColor(colour or color), shape, label, tooltip)
+        token = TokenItem(key, code, QColor(colour or color), shape, label, tooltip, size)
         self.scene().addItem(token)
         self._tokens[key] = token
         self._layout_tokens(code)
+        before, mid_flight = self._was_at.get(key, (None, False))
+        if before is not None and before != token.pos():
+            road = () if mid_flight else [self.state_anchor(c) for c in via]   # mid-road: straight on
+            self.motion.move(token, [before, *road, token.pos()])
+        elif before is None and arrive:
+            self.motion.arrive(token)
         return key
 
     def remove_token(self, key) -> None:
         token = self._tokens.pop(key, None)
         if token is not None:
+            self._let_go(token)
             self.scene().removeItem(token)
             self._layout_tokens(token.code)
 
     def clear_tokens(self) -> None:
         for key in list(self._tokens):
-            self.scene().removeItem(self._tokens.pop(key))
+            token = self._tokens.pop(key)
+            self._let_go(token)
+            self.scene().removeItem(token)
+
+    def _let_go(self, token) -> None:
+        """Before a token leaves the scene (a redraw), its place is remembered: one drawn
+        again with its key goes on from there (a move under way carries on)."""
+        self._was_at[token.key] = (token.pos(), self.motion.moving(token))
+        self.motion.stop(token)
 
     def tokens_on(self, code: str) -> list:
         return [k for k, t in self._tokens.items() if t.code == code]
@@ -382,13 +406,13 @@ class BoardView(QGraphicsView):
         tokens = [t for t in self._tokens.values() if t.code == code]
         if not tokens:
             return
-        step = TOKEN_SIZE + 1.5
+        step = max(t.size for t in tokens) + 1.5   # a bigger piece (a truck) widens its row
         tab = self._tabs.get(code)
         if tab is not None:   # beside the tab, two columns
             for i, token in enumerate(tokens):
                 row, col = divmod(i, 2)
-                token.setPos(tab.rect.right() + 4 + TOKEN_SIZE / 2 + col * step,
-                             tab.rect.top() + TOKEN_SIZE / 2 + row * step)
+                self._place(token, QPointF(tab.rect.right() + 4 + step / 2 + col * step,
+                                           tab.rect.top() + step / 2 + row * step))
             return
         anchor = self.state_anchor(code)
         # Below the label, in rows of up to four, centred.
@@ -399,7 +423,43 @@ class BoardView(QGraphicsView):
             in_row = min(per_row, len(tokens) - row * per_row)
             x = anchor.x() + (col - (in_row - 1) / 2) * step
             y = anchor.y() + offset_y + row * step
-            token.setPos(x, y)
+            self._place(token, QPointF(x, y))
+
+    def _place(self, token, at: QPointF) -> None:
+        if not self.motion.retarget(token, at):   # a moving token lands on its new place
+            token.setPos(at)
+
+    # ---------------------------------------------------------------- last moves
+    def mark_last(self, key, codes: Iterable[str], colour="#333333", tooltip: str = "") -> None:
+        """Ring the states of one seat's (key's) last move in its colour, in place of its
+        previous ring; mark_last(key, ()) takes it off."""
+        for item in self._last_marks.pop(key, []):
+            self.scene().removeItem(item)
+        items = []
+        for i, code in enumerate(codes):
+            if code not in self._states:
+                continue
+            ring = MarkRing(self.state_anchor(code), QColor(colour), tooltip)
+            self.scene().addItem(ring)
+            items.append(ring)
+        if items:
+            self._last_marks[key] = items
+
+    def forget_places(self) -> None:
+        """A new game on the board: its pieces do not slide from the last game's places,
+        and no last move of that game stays ringed."""
+        self.motion.finish()
+        self.clear_tokens()   # the mode draws the new game's own
+        self._was_at.clear()
+        self.clear_last_marks()
+
+    def clear_last_marks(self) -> None:
+        for key in list(self._last_marks):
+            self.mark_last(key, ())
+
+    def last_marks(self) -> dict:
+        """{key: [state codes]} of the last-move rings on the map now (for tests and tools)."""
+        return {key: [self.state_at(item.pos()) for item in items] for key, items in self._last_marks.items()}
 
     # ---------------------------------------------------------------- paths
     def add_path(self, a: str, b: str, *, style: str = "line", color="#333333", width: float = 3.0,
@@ -438,10 +498,13 @@ class BoardView(QGraphicsView):
     def remove_layer(self, name: str) -> None:
         group = self._layers.pop(name, None)
         if group is not None:
+            self.motion.land(group.childItems())   # nothing in it moves any more
+        if group is not None:
             self.scene().removeItem(group)
 
     def reset_overlays(self) -> None:
         """Back to the plain map: what a mode leaves when it hands the board on."""
+        self.motion.finish()
         self.clear_fills()
         self.clear_highlight()
         self.clear_dimmed()
@@ -449,6 +512,8 @@ class BoardView(QGraphicsView):
             if self._states[code].extra_tip:
                 self.set_state_tooltip(code, None)
         self.clear_tokens()
+        self._was_at.clear()   # the next mode's pieces come from nowhere
+        self.clear_last_marks()
         self.clear_paths()
         for name in list(self._layers):
             self.remove_layer(name)
@@ -525,6 +590,7 @@ class BoardView(QGraphicsView):
 
     # ---------------------------------------------------------------- input
     def mousePressEvent(self, event) -> None:
+        self.motion.finish()   # input never waits for a move on the map
         self._press_pos = event.position()
         super().mousePressEvent(event)
 
@@ -553,6 +619,7 @@ class BoardView(QGraphicsView):
         self.stateHovered.emit(code)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        self.motion.finish()
         key, text = event.key(), event.text()
         if key in (Qt.Key_Plus, Qt.Key_Equal):
             self.zoom_by(ZOOM_STEP)

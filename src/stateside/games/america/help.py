@@ -66,6 +66,7 @@ where the answer lies.</p>
 each with its player's colour; point at a line to see that marker framed on the map or the
 bars. Game &gt; Replay… (or "Replay this game" at the end) steps through a finished or saved
 game on the same board.</p>
+<p><b>Moves you can follow.</b> A marker placed on a state comes down onto it. A dashed ring in a player's colour marks that player's last move on the map until their next. View &gt; Animations sets the speed (Fast, Normal) or turns the moves off; a click or a key never waits for a move to end.</p>
 <h3>Keys</h3>
 <p>Ctrl+1 / Ctrl+2 choose a topic; Ctrl+P passes; Ctrl+Enter goes to the next card; Tab into
 the bars, then the arrow keys and Enter place a marker there; type a state's name and press

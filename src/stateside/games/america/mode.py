@@ -40,6 +40,7 @@ from stateside.games.america.panels import (
 from stateside.games.america.widgets import (  # noqa: F401 (decks_dir, read_history: for tools and tests)
     DeckMenu, decks_dir, install_user_decks, read_history, rules_on, write_history,
 )
+from stateside.data.words import possessive
 from stateside.games.america.rules import (
     CARDS_PER_GAME, COLOURS, NO_EXACT_SPACES, SECTIONS, AmericaGame, format_answer, space_for,
 )
@@ -78,6 +79,9 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         self._menu_actions: list[QAction] = []
         self._hatch_layer = None
         self._hatch: dict[str, HatchItem] = {}
+        self._markers_drawn: set | None = None   # (seat, state) of the markers on the map; None: none come down
+        self._marker_group = None   # the marker layer as drawn, and what it shows
+        self._markers_key = None
         self._build()
         try:
             rules.bundled_deck()
@@ -109,6 +113,22 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         self.header = plain_label()   # names the players
         self.header.setStyleSheet("color:#1d3557; font-weight:bold;")
         side.addWidget(self.header)
+        row = QHBoxLayout()
+        self.pass_button = QPushButton("Pass")
+        self.pass_button.setShortcut(QKeySequence("Ctrl+P"))
+        self.pass_button.setToolTip("Place no more markers on this card (Ctrl+P)")
+        self.pass_button.clicked.connect(lambda: self._human_act("pass"))
+        self.next_button = QPushButton("Next card")
+        self.next_button.setShortcut(QKeySequence("Ctrl+Return"))
+        self.next_button.setToolTip("Put the card away and go on (Ctrl+Enter)")
+        self.next_button.clicked.connect(self.next_card)
+        self.new_button = QPushButton("New game\u2026")
+        self.new_button.clicked.connect(self.new_game)
+        for b in (self.pass_button, self.next_button, self.new_button):
+            row.addWidget(b)
+        # Right under the header: the card's text and the messages below change height, and
+        # buttons under them moved about (misclicks); here they stay put.
+        side.addLayout(row)
         self.card_label = QLabel()
         self.card_label.setWordWrap(True)
         self.card_label.setTextFormat(Qt.RichText)
@@ -131,20 +151,6 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         self.notice.setStyleSheet("color:#a4161a; font-weight:bold;")
         self.notice.hide()
         side.addWidget(self.notice)
-        row = QHBoxLayout()
-        self.pass_button = QPushButton("Pass")
-        self.pass_button.setShortcut(QKeySequence("Ctrl+P"))
-        self.pass_button.setToolTip("Place no more markers on this card (Ctrl+P)")
-        self.pass_button.clicked.connect(lambda: self._human_act("pass"))
-        self.next_button = QPushButton("Next card")
-        self.next_button.setShortcut(QKeySequence("Ctrl+Return"))
-        self.next_button.setToolTip("Put the card away and go on (Ctrl+Enter)")
-        self.next_button.clicked.connect(self.next_card)
-        self.new_button = QPushButton("New game\u2026")
-        self.new_button.clicked.connect(self.new_game)
-        for b in (self.pass_button, self.next_button, self.new_button):
-            row.addWidget(b)
-        side.addLayout(row)
         self.track = ScoreTrack()
         side.addWidget(self.track)
         self.final_scores = ScoreTable()    # at the end of the game
@@ -287,6 +293,7 @@ class AmericaMode(DeckMenu, TurnBasedMode):
             self.match.rules = rules_on(self.game.deck)
         self.revealing = state is not None and self._just_scored(self.match)
         self._scored_cards = len(self.game.results)
+        self._markers_drawn = None   # a loaded game's markers are there already
         self.highlight_entry(None)
 
     @staticmethod
@@ -350,8 +357,34 @@ class AmericaMode(DeckMenu, TurnBasedMode):
 
     def log_text(self, entry: LogEntry) -> str:
         """The move in words, and the scoring it set off (public: the answers are read out)."""
+        if str(entry.action).startswith("draw:"):
+            return self._draw_text(entry)
         said = [ev.text for ev in entry.events if getattr(ev, "kind", "") in LOG_EVENTS and ev.text]
         return entry.text + "".join(f". {text}" for text in said)
+
+    def _after(self, entry: LogEntry):
+        """The game just after a logged entry (offline; online the log holds stand-ins)."""
+        shown = self.replaying or self.match
+        if self.online is not None or shown is None or entry.index + 1 > len(shown.log):
+            return None
+        return shown.state_after(entry.index + 1)
+
+    def in_log(self, entry: LogEntry) -> bool:
+        # The box shows a card's topics one draw at a time: one line, once both are up.
+        if str(entry.action).startswith("draw:"):
+            after = self._after(entry)
+            return after is None or after.phase != "draw"
+        return True
+
+    def _draw_text(self, entry: LogEntry) -> str:
+        """The topics the box shows, named once they are offered (every seat sees them)."""
+        after = self._after(entry)
+        titles = [after.topics[t].title for t in after.offered] if after is not None else []
+        if len(titles) == 2:
+            return f"A new card: “{titles[0]}” at one end of the box, “{titles[1]}” at the other"
+        if titles:
+            return f"A new card: “{titles[0]}” came up"
+        return entry.text
 
     def final_table(self) -> tuple[list[str], list[list]]:
         """Place, points, and what settles a tie: markers in hand, then the showdowns."""
@@ -412,6 +445,12 @@ class AmericaMode(DeckMenu, TurnBasedMode):
             self.refuse("The card is being scored: press Next card to go on.")
             return
         self.act(action)
+
+    def last_move_states(self, entry: LogEntry) -> list[str] | None:
+        section, _, space = str(entry.action).removeprefix("place:").partition(":")
+        if not str(entry.action).startswith("place:"):
+            return None
+        return [space] if section == "state" and space not in NO_EXACT_SPACES else []
 
     # --- the move log on the board ---------------------------------------------------------
     def highlight_entry(self, entry: LogEntry | None) -> None:
@@ -683,7 +722,7 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         for order, (seat, section, space) in enumerate(placed, 1):
             if section != "state" or space in NO_EXACT_SPACES:
                 _, colour, letter = COLOURS[seat]
-                marks[(section, space)] = Mark(colour, letter, f"{g.players[seat]}'s marker (placed {order}.)")
+                marks[(section, space)] = Mark(colour, letter, f"{possessive(g.players[seat], start=True)} marker (placed {order}.)")
         self.bars.set_marks(marks)
         if result and topic is not None:
             answers = rules.topic_answers(topic)
@@ -721,15 +760,24 @@ class AmericaMode(DeckMenu, TurnBasedMode):
             board.set_fills({c: NEAR_FILL for c in rules.state_neighbours(answer)})
             board.set_fill(answer, EXACT_FILL)
             board.set_highlight([answer], "#b8860b")
+        key = (tuple(placed), tuple(g.players))
+        if board.layer(MARKER_LAYER, z=12) is self._marker_group and key == self._markers_key:
+            return   # the same markers: a marker on its way down keeps going
         board.remove_layer(MARKER_LAYER)
         markers = board.layer(MARKER_LAYER, z=12)
+        self._marker_group, self._markers_key = markers, key
+        drawn = set()
         for order, (seat, section, space) in enumerate(placed, 1):
             if section == "state" and space not in NO_EXACT_SPACES:
                 _, colour, letter = COLOURS[seat]
-                marker = MapMarker(space, colour, letter, f"{g.players[seat]}'s marker on {rules.state_name(space)} "
-                                                          f"(placed {order}.)")
+                marker = MapMarker(space, colour, letter, f"{possessive(g.players[seat], start=True)} marker on "
+                                                          f"{rules.state_name(space)} (placed {order}.)")
                 marker.setPos(self._marker_point(space))
                 markers.addToGroup(marker)
+                drawn.add((seat, space))
+                if self._markers_drawn is not None and (seat, space) not in self._markers_drawn:
+                    board.motion.arrive(marker)   # a marker just placed comes down onto its state
+        self._markers_drawn = drawn
 
     def _marker_point(self, code: str):
         """On the state's label (a marker covers it, larger than it), or beside its tab."""

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QListView, 
 from stateside.app.movelog import NO_COLOUR
 from stateside.app.setup_screen import SetupScreen
 from stateside.app.turns import ScoreTable, TurnBasedMode
+from stateside.board.motion import Motion
 from stateside.data.saves import read_json_file, write_json_atomic
 from stateside.engine.match import AI_PREFIX, HUMAN, MAX_NAME, Match, seat_rng_seed
 from stateside.errors import SaveError, StatesideError
@@ -114,6 +115,7 @@ class CarcassonneMode(TurnBasedMode):
         self.scene = TableScene(self)
         self.table = self.scene.layer
         self.view = TableView(self.scene, self)
+        self.tile_motion = Motion(self.view)   # a tile placed moves into its square (View > Animations)
         self.view.squareHovered.connect(self._hovered)
         self.view.squareClicked.connect(self._clicked)
 
@@ -755,7 +757,12 @@ class CarcassonneMode(TurnBasedMode):
             self._refresh_map()
             return
         names = g.names
+        before = set(self.table.tiles)
         self.table.sync_tiles(g.placed)
+        if len(self.table.tiles) == len(before) + 1 and before <= set(self.table.tiles):
+            # one tile just placed: it comes down into its square (not a loaded game's tiles)
+            new = (set(self.table.tiles) - before).pop()
+            self.tile_motion.arrive(self.table.tiles[new], drop=self.table.square * 0.6)
         if self._fit:
             self._fit = False
             self.view.show_all(self._target_squares())

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import copy
 
+from stateside.data.words import possessive, verb
 from stateside.engine.protocol import CHANCE, TERMINAL, Event, InvariantError
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.common import (
@@ -229,7 +230,7 @@ class BuySell:
             ev.append(Event(f"{self.names[seat]} puts a disk in {parts.state_name(code)}.", "setup", (seat,)))
         else:
             self.truck[seat] = code
-            ev.append(Event(f"{self.names[seat]}'s truck starts in {parts.state_name(code)}.", "setup", (seat,)))
+            ev.append(Event(f"{possessive(self.names[seat], start=True)} truck starts in {parts.state_name(code)}.", "setup", (seat,)))
         self.deck.to_bottom(code)
         self.setup_step += 1
         if self.setup_step == self.n * (DISKS_PER_PLAYER + 1):
@@ -248,7 +249,7 @@ class BuySell:
         name = self.names[who]
         if what == FIRST:
             self.first_spins[who] = sector.price
-            ev.append(Event(f"{name} spins ${sector.price:,} for the first turn.", "spin", (who,)))
+            ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} ${sector.price:,} for the first turn.", "spin", (who,)))
             left = [s for s in self.contenders if s not in self.first_spins]
             if left:
                 self._ask_spin(FIRST, left[0])
@@ -261,7 +262,7 @@ class BuySell:
                 self.first_spins = {}
                 self._ask_spin(FIRST, tied[0])
                 return
-            ev.append(Event(f"{self.names[tied[0]]} goes first.", "first", (tied[0],)))
+            ev.append(Event(f"{self.names[tied[0]]} {verb(self.names[tied[0]], 'goes', 'go')} first.", "first", (tied[0],)))
             self._start_turn(tied[0], ev)
         elif what == MOVE_SPIN:
             self._move_spin(sector, ev)
@@ -270,9 +271,9 @@ class BuySell:
             self.price = sector.price
             self.decider = receiver
             self.phase = DECIDE
-            ev.append(Event(f"{name} spins ${sector.price:,}.", "spin", (who,)))
+            ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} ${sector.price:,}.", "spin", (who,)))
         else:   # the second price must be taken
-            ev.append(Event(f"{name} spins again: ${sector.price:,}, which must be taken.", "spin", (who,)))
+            ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} again: ${sector.price:,}, which must be taken.", "spin", (who,)))
             self._settle(sector.price, ev)
 
     def _start_turn(self, seat: int, ev) -> None:
@@ -282,7 +283,7 @@ class BuySell:
             rec = self.disks[d]
             rec["jam"] = False
             rec["state"] = None
-            ev.append(Event(f"Nobody took {self.names[seat]}'s disk: it goes back in the truck.", "reload", (seat,)))
+            ev.append(Event(f"Nobody took {possessive(self.names[seat])} disk: it goes back in the truck.", "reload", (seat,)))
         self.last_move = None
         self._ask_spin(MOVE_SPIN, seat)
 
@@ -307,19 +308,19 @@ class BuySell:
                 rec = self.disks[d]
                 rec["jam"] = True
                 rec["state"] = self.truck[seat]
-                ev.append(Event(f"{name} spins Traffic Jam: stuck in {parts.state_name(self.truck[seat])}, "
+                ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} Traffic Jam: stuck in {parts.state_name(self.truck[seat])}, "
                                 f"the disk is left on the state.", "jam", (seat,)))
             else:
-                ev.append(Event(f"{name} spins Traffic Jam: stuck in {parts.state_name(self.truck[seat])} "
+                ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} Traffic Jam: stuck in {parts.state_name(self.truck[seat])} "
                                 f"until the next turn.", "jam", (seat,)))
             self._end_turn(ev)
             return
         self.k = sector.move
         if sector.move == 0:
-            ev.append(Event(f"{name} spins 0 and stays in {parts.state_name(self.truck[seat])}.", "spin", (seat,)))
+            ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} 0 and stays in {parts.state_name(self.truck[seat])}.", "spin", (seat,)))
             self._arrive(self.truck[seat], ev)
             return
-        ev.append(Event(f"{name} spins {sector.move}.", "spin", (seat,)))
+        ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} {sector.move}.", "spin", (seat,)))
         self.phase = MOVE
 
     def _move(self, code: str, ev) -> None:
@@ -486,7 +487,7 @@ class BuySell:
         rec["state"] = None
         self.platform.append((self.disk, rec["product"]))
         self.deck.discard.append(self.dest[seat])
-        ev.append(Event(f"{self.names[rec['owner']]}'s disk goes on the platform: "
+        ev.append(Event(f"{possessive(self.names[rec['owner']], start=True)} disk goes on the platform: "
                         f"{parts.product_name(rec['product'])}.", "platform", (rec["owner"],)))
         self.load[seat] = None
         self.dest[seat] = None
@@ -519,7 +520,7 @@ class BuySell:
         if self.phase == DEAL:
             kind, _, other = action.partition(":")
             if kind == "buy":
-                return f"{name} chose to buy {self.names[int(other)]}'s disk"
+                return f"{name} chose to buy {possessive(self.names[int(other)])} disk"
             return f"{name} chose to take over the disk {self.names[int(other)]} left"
         if self.phase == PRODUCT:
             return f"{name} offered {parts.product_name(parse(action, 'product'))}"

@@ -21,7 +21,7 @@ def help_html() -> str:
 <p>Three ways to play on one map, with 50 state cards and a spinner. Choose one with
 <b>New game&hellip;</b> (also the players: 2 to 4, each a person or a computer).</p>
 
-<h3>Buy and Sell</h3>
+<a name="buy-and-sell"></a><h3>Buy and Sell</h3>
 <ul>
 <li><b>Setup.</b> Each player has four product disks and a truck of one colour and $5,000 (two $1,000,
 five $500 and five $100 bills). Four cards are drawn for each player's disks and a fifth for the truck;
@@ -53,7 +53,7 @@ purchase can never earn more than it cost); a take-over costs $200, so a player 
 one over. With two things to do in one state (a disk for sale and a jammed disk) you choose one. Destination cards lie face up. "Move toward" is kept
 strictly: every move ends on a shortest route to a target, or on the target.</p>
 
-<h3>Trivia</h3>
+<a name="trivia"></a><h3>Trivia</h3>
 <p>Draw a card and ask the player on your left about one fact on it: nickname, population (in millions:
 right within one million), capital, year settled, year it entered the union (the year only) or rank of
 entry. A right answer wins the card; a wrong one passes to the next player on the left; if nobody is right
@@ -70,7 +70,7 @@ its sources: <code>resources/game_of_the_states/settled.yaml</code>). With sever
 screen comes before the asker's card is shown, so that the others can look away. Hawaii's card has no
 year settled.</p>
 
-<h3>Junior</h3>
+<a name="junior"></a><h3>Junior</h3>
 <p>Each player's truck, loaded with one disk, starts on a home state drawn from the deck; four more cards
 lie face down. Turn over a card, spin and drive there (no exact count needed); on arrival spin a sale and
 collect it from the bank, then turn over the next card. After the fourth card go home: the first player
@@ -83,6 +83,7 @@ is on a shortest route, so the computer levels all play alike there.</p>
 see it on the map. Game &gt; Undo takes back your own last choice while nothing has happened since (no
 other player, no spin, no card): a spin seen is never taken back. Game &gt; Replay&hellip; steps through
 a finished or saved game.</p>
+<p><b>Moves you can follow.</b> A truck drives its road state by state, with the disk it carries (its product's letters beside it). A dashed ring in a player's colour marks that player's last move on the map until their next. View &gt; Animations sets the speed (Fast, Normal) or turns the moves off; a click or a key never waits for a move to end.</p>
 
 <h3>Our parts</h3>
 <p>The rulebook's board symbols, spinner and money are physical parts we do not have: these are our own

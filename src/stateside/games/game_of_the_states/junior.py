@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 
+from stateside.data.words import possessive
 from stateside.engine.protocol import CHANCE, TERMINAL, Event, InvariantError
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.common import (
@@ -109,7 +110,7 @@ class Junior:
             self.deck.take(code)
             s = sum(h is not None for h in self.home)
             self.home[s] = self.truck[s] = code
-            ev.append(Event(f"{self.names[s]}'s home is {parts.state_name(code)}.", "home", (s,)))
+            ev.append(Event(f"{possessive(self.names[s], start=True)} home is {parts.state_name(code)}.", "home", (s,)))
             if s == self.n - 1:
                 self._start_turn(0, ev)
         elif self.phase == REVEAL:

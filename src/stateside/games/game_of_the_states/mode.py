@@ -38,6 +38,7 @@ from stateside.games.game_of_the_states.rules import VARIANT_TITLES, VARIANTS, G
 from stateside.games.game_of_the_states.trivia import FACT_NAMES, QUESTIONS, facts_on, shown, typed_action
 from stateside.games.game_of_the_states.help import help_html
 from stateside.games.game_of_the_states.widgets import PlatformWidget, ProductIcons, SpinnerWidget
+from stateside.data.words import possessive
 
 COLOURS = (("Red", "#d62828", "R"), ("Blue", "#1d6fd6", "B"), ("Green", "#2a9d3f", "G"),
            ("Yellow", "#f4c430", "Y"))
@@ -327,6 +328,10 @@ class GameOfTheStatesMode(TurnBasedMode):
         truck = e.truck[seat] if kind == "spin" else e.truck[e.turn]
         return [], [truck] if truck else []
 
+    def last_move_states(self, entry: LogEntry) -> list[str] | None:
+        kind, _, arg = str(entry.action).partition(":")
+        return [arg] if kind == "move" else None
+
     def highlight_entry(self, entry: LogEntry | None) -> None:
         self.board.remove_layer("gots-mark")
         if entry is None or self.match is None:
@@ -425,41 +430,52 @@ class GameOfTheStatesMode(TurnBasedMode):
                     continue
                 cname, colour, letter = COLOURS[rec["owner"]]
                 if rec["jam"]:
-                    tip = (f"{names[rec['owner']]}'s disk ({parts.product_name(rec['product'])}), left by "
-                           f"{names[rec['carrier']]}'s jammed truck: an empty truck takes it over for $200")
+                    tip = (f"{possessive(names[rec['owner']], start=True)} disk ({parts.product_name(rec['product'])}), left by "
+                           f"{possessive(names[rec['carrier']])} jammed truck: an empty truck takes it over for $200")
                     b.add_token(rec["state"], colour=colour, shape="square", label=letter, tooltip=tip,
                                 key=("gots-disk", d))
                 else:
                     b.add_token(rec["state"], colour=colour, shape="disk", label=letter,
-                                tooltip=f"{names[rec['owner']]}'s product disk for sale", key=("gots-disk", d))
+                                tooltip=f"{possessive(names[rec['owner']], start=True)} product disk for sale", key=("gots-disk", d))
             for seat, dest in enumerate(e.dest):
                 if dest:
                     b.add_token(dest, colour=COLOURS[seat][1], shape="marker", label="",
-                                tooltip=f"{names[seat]}'s destination", key=("gots-dest", seat))
+                                tooltip=f"{possessive(names[seat], start=True)} destination", key=("gots-dest", seat),
+                                size=MARKER_SIZE)
         else:
             for seat, home in enumerate(e.home):
                 if home:
                     b.add_token(home, colour=COLOURS[seat][1], shape="star", label="",
-                                tooltip=f"{names[seat]}'s home", key=("gots-home", seat))
+                                tooltip=f"{possessive(names[seat], start=True)} home", key=("gots-home", seat))
                 dest = e.dest[seat]
                 if dest and dest != home:
                     b.add_token(dest, colour=COLOURS[seat][1], shape="marker", label="",
-                                tooltip=f"{names[seat]}'s destination", key=("gots-dest", seat))
+                                tooltip=f"{possessive(names[seat], start=True)} destination", key=("gots-dest", seat),
+                                size=MARKER_SIZE)
+        last = e.last_move
         for seat, code in enumerate(e.truck):
             if code:
+                # a truck that just drove goes along its road (the board slides it from where it was)
+                road = last["route"][1:-1] if last and last["seat"] == seat and last["route"][-1] == code else ()
                 load = ""
                 if g.variant == "buy-and-sell" and e.load[seat] and e.dest[seat]:
                     rec = e.disks[e.load[seat]]
-                    load = (f", carrying {names[rec['owner']]}'s {parts.product_name(rec['product'])} to "
+                    load = (f", carrying {possessive(names[rec['owner']])} {parts.product_name(rec['product'])} to "
                             f"{parts.state_name(e.dest[seat])}")
                 b.add_token(code, colour=COLOURS[seat][1], shape="truck", label=COLOURS[seat][2],
-                            tooltip=f"{names[seat]}'s truck{load}", key=("gots-truck", seat))
-        last = e.last_move
+                            tooltip=f"{possessive(names[seat], start=True)} truck{load}", key=("gots-truck", seat), via=road,
+                            size=TRUCK_SIZE)
+                if g.variant == "buy-and-sell" and e.load[seat]:   # the disk it carries rides beside it
+                    rec = e.disks[e.load[seat]]
+                    b.add_token(code, colour=COLOURS[rec["owner"]][1], shape="square",
+                                label=parts.catalogue()[rec["product"]].icon, key=("gots-load", seat), via=road,
+                                tooltip=f"On {possessive(names[seat])} truck{load[1:] if load else ''}",
+                                size=TRUCK_SIZE - 3)
         if last and len(last["route"]) > 1:
             colour = COLOURS[last["seat"]][1]
             for i, (a, c) in enumerate(zip(last["route"], last["route"][1:])):
                 b.add_path(a, c, colour=colour, width=3.5, key=("gots-route", i),
-                           tooltip=f"{names[last['seat']]}'s last move")
+                           tooltip=f"{possessive(names[last['seat']], start=True)} last move")
         if interactive and e.phase == "move":
             ends = [a[5:] for a in g.legal_actions(e.turn)]
             b.set_highlight(ends, COLOURS[e.turn][1] if e.turn != 3 else "#b8860b")
@@ -563,7 +579,7 @@ class GameOfTheStatesMode(TurnBasedMode):
                 if g.variant == "buy-and-sell" and e.load[seat] and e.dest[seat]:
                     rec = e.disks[e.load[seat]]
                     jam = " (jammed)" if rec["jam"] else ""
-                    extra = (f"<br>&nbsp;&nbsp;&nbsp;&nbsp;carries {html.escape(g.names[rec['owner']])}'s "
+                    extra = (f"<br>&nbsp;&nbsp;&nbsp;&nbsp;carries {html.escape(possessive(g.names[rec['owner']]))} "
                              f"{parts.product_name(rec['product']).lower()} to {parts.state_name(e.dest[seat])}{jam}")
                 elif g.variant == "junior":
                     if e.finished[seat]:
@@ -636,7 +652,7 @@ class GameOfTheStatesMode(TurnBasedMode):
             if interactive:
                 for a in g.legal_actions(p):
                     kind, _, other = a.partition(":")
-                    text = (f"Buy {names[int(other)]}'s disk" if kind == "buy"
+                    text = (f"Buy {possessive(names[int(other)])} disk" if kind == "buy"
                             else f"Take over the disk {names[int(other)]} left ($200)")
                     self._button(button_text(text), lambda _=False, a=a: self.act(a))
         elif e.phase == "product":
@@ -749,6 +765,15 @@ class GameOfTheStatesMode(TurnBasedMode):
 
     def help_html(self) -> str:
         return help_html()
+
+    def help_anchor(self) -> str:
+        return self.variant   # F1 opens at the way to play on screen
+
+
+# A truck and a destination pin are the pieces a player follows: larger than the disks
+# (the board's TOKEN_SIZE, 15), so that they stand out beside the small states' tabs too.
+TRUCK_SIZE = 22.0
+MARKER_SIZE = 20.0
 
 
 def _tint(hex_colour: str, amount: float = 0.6) -> QColor:

@@ -117,6 +117,8 @@ class ComputerPlayer(Player):
         if r is None or obs["phase"] not in ("open", "closing") or self.seat in r["barred"]:
             return None
         start = max(r["open_since"] if start is None else start, obs["now"])
+        if start == r["open_since"]:   # practice: a person has the first look at each round
+            start += obs.get("head_start_ms", 0)
         cards = self.cards
         center = cards[r["center"]]
         table = [c for c in obs["face_up"] if c]

@@ -19,7 +19,7 @@ import html
 import random
 from functools import partial
 
-from PySide6.QtCore import QElapsedTimer, QEvent, QPointF, Qt, QTimer
+from PySide6.QtCore import QElapsedTimer, QEvent, QPoint, QPointF, QRect, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QCheckBox, QDialogButtonBox, QFormLayout, QFrame, QGraphicsPathItem, QGraphicsSimpleTextItem, QHBoxLayout, QLabel, QPushButton,
@@ -122,7 +122,7 @@ class ScrambledSetup(SetupScreen):
         self.target.setValue(choice.get("target", 10))
         self.target.setSuffix(" cards")
         form.addRow("Cards to win:", self.target)
-        self.practice = QCheckBox("Practice: untimed rounds (a round waits until someone wins it)")
+        self.practice = QCheckBox("Practice: untimed rounds, and the computers give you a head start each round")
         self.practice.setChecked(bool(choice.get("practice")))
         form.addRow(self.practice)
         self.note = QLabel()
@@ -170,6 +170,9 @@ class ScrambledSetup(SetupScreen):
         return {"seats": [[s.name, s.kind] for s in self.seats()], **self.options()}
 
 
+PRACTICE_HEAD_START_MS = 12_000   # long enough to study the table; then the computers show the answer
+
+
 def build_match(choice: dict, seed: int) -> Match:
     """A new match for a setup choice ({"seats": [[name, kind], ...], "target", "practice"}).
     Two people play a party (buzzers A and L, named in their seats); a computer's name
@@ -185,8 +188,10 @@ def build_match(choice: dict, seed: int) -> Match:
         names.append(f"{s.name[:MAX_NAME - len(tag) - 3]} ({tag})" if tag else s.name)
     # Practice, and a game of people only (nobody to race but each other), has untimed rounds.
     untimed = choice.get("practice") or len(people) == len(seats)
+    # Practice: the computers give a person a head start each round, instead of racing them.
+    head_start = PRACTICE_HEAD_START_MS if choice.get("practice") and people else 0
     settings = Settings(tuple(names), target=choice.get("target", 10), buzzer_seats=tuple(people) if party else (),
-                        round_limit_ms=0 if untimed else Settings(()).round_limit_ms)
+                        round_limit_ms=0 if untimed else Settings(()).round_limit_ms, head_start_ms=head_start)
     return Match(ScrambledStates, [s.kind for s in seats], seed, settings.to_setup())
 
 
@@ -251,6 +256,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.pointed: tuple[list[str], str] | None = None    # a log line's cards, shown in its player's colour
         self._pinned: int | None = None                      # a log line clicked: its move stays shown
         self._pointed_tokens: list = []
+        self._tags_shown: set = set()   # (state, winner) of the name tags on the map
         self.won_timer = QTimer(self, singleShot=True, timeout=self._end_won)
         self.tick = QTimer(self, singleShot=True, timeout=self._on_tick)
         self.buzz_timer = QTimer(self, interval=100, timeout=self._show_buzz_countdown)
@@ -429,6 +435,9 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.clock_base = self.now()
         self.running = False
         self.tick.stop()
+        if self.match is not None and self.match.is_over():
+            self._update()   # a finished game has nothing to resume
+            return
         self._set_banner("info", "Paused. Press Resume (or Space) to play on.")
         self._update()
 
@@ -486,6 +495,11 @@ class ScrambledStatesMode(LogLinks, GameMode):
             return self._offline is not None and self._offline[1]
         return self._live_match() is not None and self.started
 
+    def game_in_progress(self) -> bool:
+        """A game New or Open would throw away: not a finished one."""
+        match = self._live_match()
+        return self.has_game() and match is not None and not match.is_over()
+
     def save_state(self) -> dict | None:
         if self.online is not None:   # this screen's copy of an online table is no game to resume
             return self._offline[0].to_json() if self.has_game() else None
@@ -524,6 +538,16 @@ class ScrambledStatesMode(LogLinks, GameMode):
         if opened:   # a dialog over a real-time game: stop the clock; the player resumes
             self.pause()
 
+    def help_anchor(self) -> str:
+        """F1 opens at the way to play on screen: party play, practice, else the top."""
+        m = self._live_match()
+        settings = m.state.settings if m is not None else None
+        if settings is None:
+            return ""
+        if settings.buzzer_seats:
+            return "party"
+        return "practice" if settings.head_start_ms else ""
+
     def help_html(self) -> str:
         s = Settings(())   # the default options
         levels = ", ".join(f"{name} usually {lo:.1f}&ndash;{hi:.1f} s (never under {lv.min_ms / 1000:g} s)"
@@ -531,7 +555,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
         lo, hi = LEVELS["beginner"].usual_range()
         return HELP_HTML.format(tie_ms=s.tie_window_ms, limit_s=s.round_limit_ms // 1000, levels=levels,
                                 beginner_s=f"{lo:.1f}&ndash;{hi:.1f} s",
-                                buzz_s=f"{s.buzz_window_ms / 1000:g}")
+                                buzz_s=f"{s.buzz_window_ms / 1000:g}", head_start_s=f"{PRACTICE_HEAD_START_MS / 1000:g}")
 
     # ---------------------------------------------------------------- who acts
     def _actor(self) -> int | None:
@@ -1182,6 +1206,9 @@ class ScrambledStatesMode(LogLinks, GameMode):
             for item in (bubble, text):
                 item.setAcceptedMouseButtons(Qt.NoButton)
                 layer.addToGroup(item)
+                if (code, who) not in self._tags_shown:   # a state just won: its tag comes down onto it
+                    b.motion.arrive(item)
+        self._tags_shown = {(code, who) for code, who, _ in self.recent}
 
     def _feedback(self) -> None:
         """Show what happened since the last look: banner, flash on the cards, move log."""
@@ -1240,10 +1267,24 @@ class ScrambledStatesMode(LogLinks, GameMode):
             marks.append((code, who, colour))
             if ev.kind in ("win", "tie"):
                 self.table.show_won(code, who, colour)
+                self._fly_to_pile(code, p)
             else:   # Hand or No Match: the center card itself was won
                 self.center_won = (code, who, colour)
         self.recent = marks
         self.won_timer.start(WON_MS)
+
+    def _fly_to_pile(self, code: str, seat: int) -> None:
+        """A copy of the won card flies from the table to its winner's line of the pile
+        count (the card itself stays stamped in its slot for a moment)."""
+        if code not in self.table.slots or not self.isVisible() or not self.scoreboard.isVisible():
+            return
+        slot = self.table.slot_rect(self.table.slots.index(code)).toRect()
+        start = slot.translated(self.table.mapTo(self, slot.topLeft()) - slot.topLeft())
+        board = self.scoreboard
+        line = board.fontMetrics().lineSpacing() + 2
+        size = slot.size() / 2
+        at = board.mapTo(self, board.rect().topLeft()) + QPoint(board.width() // 3, line * (seat + 1))
+        self.board.motion.fly(self, self.table.grab(slot), start, QRect(at, size))
 
     def _end_won(self) -> None:
         self.recent, self.center_won = [], None
@@ -1323,9 +1364,10 @@ more often than not.</p>
 <p><b>Beginner</b>, the level a new game starts with, is slower than a first-time player: it usually needs
 {beginner_s} a round, where a newcomer needs about 3 seconds (our estimate from studies of how fast people search
 a display for a target, written down with its sources beside the card data). Start with one beginner computer, move up to easy when you win
-comfortably. <b>Practice</b> (under <i>New game</i>) makes every round untimed: no round is dropped for time,
-so you can study the cards; the computers still play at their level.</p>
-<h3>Party play</h3>
+comfortably. <a name="practice"></a><b>Practice</b> (under <i>New game</i>) makes every round untimed: no round is dropped for time,
+so you can study the cards, and the computers give you a head start of {head_start_s} seconds each round
+before they look (after that they play at their level, which shows you the answer).</p>
+<a name="party"></a><h3>Party play</h3>
 <p>Two people share the keyboard: player 1 buzzes with <b>A</b>, player 2 with <b>L</b>. The first to buzz then
 has {buzz_s} seconds to click a card, the center card, or No Match; running out of time counts as a slip slap. Computer opponents can
 join a party; they hold back while a person has the buzzer.</p>
@@ -1342,6 +1384,7 @@ outlined on the map and in the row; click it to keep them shown. When a game end
 appear with <b>Replay this game</b>; <i>Game &gt; Replay&hellip;</i> also opens a saved game. A replay
 steps through the moves (Left, Right, Home, End, Space to play) without touching your game, which
 waits paused.</p>
+<p>A state just won gets its winner's name tag, which comes down onto it; View &gt; Animations sets how fast (or turns it off).</p>
 <h3>Keys</h3>
 <p><b>Space</b>: No Match (or start and resume) &middot; <b>Esc</b>: pause &middot; type a state's name or postal
 code on the map and press Enter to slap it &middot; party play: <b>A</b> and <b>L</b> buzz. There is no undo:

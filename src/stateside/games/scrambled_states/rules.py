@@ -130,6 +130,8 @@ class Settings:
                                      # rounds (practice, and games of people only)
     buzzer_seats: tuple[int, ...] = ()   # party play: these seats must buzz before picking
     buzz_window_ms: int = 3000       # time to pick after buzzing
+    head_start_ms: int = 0           # practice: the computers look this long after the die lands
+                                     # (a person finds the card at their own pace)
 
     def check(self) -> None:
         """ValueError, in words for a person, for settings no game can start from."""
@@ -138,7 +140,7 @@ class Settings:
             raise ValueError(f"Scrambled States needs 2 to 6 players, not {n}.")
         if not 1 <= self.target <= 25:
             raise ValueError(f"The target must be between 1 and 25 cards, not {self.target!r:.40}.")
-        for name in ("tie_window_ms", "round_pause_ms", "round_limit_ms", "buzz_window_ms"):
+        for name in ("tie_window_ms", "round_pause_ms", "round_limit_ms", "buzz_window_ms", "head_start_ms"):
             if not 0 <= getattr(self, name) <= MAX_WAIT_MS:
                 raise ValueError(f"{name} must be 0 to {MAX_WAIT_MS:,} ms (10 minutes), "
                                  f"not {getattr(self, name)!r:.40}.")
@@ -507,6 +509,7 @@ class ScrambledStates(State):
             "players": list(self.settings.players),
             "buzzer_seats": list(self.settings.buzzer_seats),
             "target": self.settings.target,
+            "head_start_ms": self.settings.head_start_ms,
             "now": self._now,
             "phase": self.phase,
             "face_up": list(self.face_up),
@@ -591,7 +594,7 @@ class ScrambledStates(State):
     def action_to_string(self, action) -> str:
         if isinstance(action, Action):
             who = self.name(action.player) if 0 <= action.player < self.num_players else f"Seat {action.player}"
-            at = f"at {action.t / 1000:.1f} s"
+            at = f"{action.t / 1000:.1f} s into the game"   # the game clock, not a reaction time
             if action.kind == "slap":
                 card = self.cards[action.card].name if action.card in self.cards else action.card
                 return f"{who} slapped {card} {at}"

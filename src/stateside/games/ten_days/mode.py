@@ -35,6 +35,7 @@ from stateside.games.ten_days.rules import (
     CARD, DEAL, DISCARD, DRAW, MAX_PLAYERS, PILES, PLACE, START, TenDaysState,
 )
 from stateside.games.ten_days.widgets import CardRow, CardSlot, FitScrollArea, LabelChip
+from stateside.data.words import possessive
 
 SEAT_KINDS = {"human": "Person", "ai:easy": "Computer (easy)", "ai:medium": "Computer (medium)",
               "ai:hard": "Computer (hard)"}
@@ -189,6 +190,10 @@ class TenDaysMode(TurnBasedMode):
         side.addWidget(self.problems_area)
         # the move log takes the rest, and never less than LOG_LINES lines (of one row each)
         self.log_panel.setMinimumHeight((self.log_panel.fontMetrics().lineSpacing() + 8) * LOG_LINES)
+        log_title = QLabel("<b>Moves</b>")
+        log_title.setStyleSheet("color:#1d3557;")
+        side.addWidget(log_title)
+        self.log_panel.placeholder = "The deal: each player takes ten cards, one at a time; the moves appear here."
         side.addWidget(self.log_panel, 1)
         # The newest line stays in sight, also when the log's lines are laid out after the
         # append (which then found the log "not at the bottom"), unless the reader scrolled up.
@@ -565,10 +570,10 @@ class TenDaysMode(TurnBasedMode):
         elif g.is_terminal():
             name = self.seats[seat].name
             kind = "winning journey" if g.winner == seat else "journey"   # a game may stop with no winner
-            self.strip_title.setText(f"Your {kind}" if name == "You" else f"{name}'s {kind}")
+            self.strip_title.setText(f"{possessive(name, start=True)} {kind}")
         else:
             self.strip_title.setText("Your ten days" if self.people() == [seat] and not replay
-                                     else f"{self.seats[seat].name}'s ten days")
+                                     else f"{possessive(self.seats[seat].name, start=True)} ten days")
 
         # the table: deck and three discard piles
         empty = [k for k, p in enumerate(g.piles) if not p]
@@ -605,9 +610,35 @@ class TenDaysMode(TurnBasedMode):
         self.problems_area.updateGeometry()
         self.hint_box.setVisible(bool(self.people()) and not replay)
         self._draw_map(seat, journey, report)
+        self._fly_new_cards(seat)
         if mark_states and self.active:
             self.board.set_highlight(mark_states, mark_colour)
         self._show_win()
+
+    def _fly_new_cards(self, seat: int | None) -> None:
+        """A card that has just come onto a day or a discard pile flies there from the hand
+        (or, for a hand not shown, from the deck); only for one new move of the same game."""
+        rows = (self.journey_row, self.table_row)
+        faces = tuple(tuple(slot.face for slot in row.slots) for row in rows)
+        hand = self.hand_row.isVisible() and self.hand_row.slots and self.hand_row.slots[0].face is not None
+        origin = self._card_rect(self.hand_row, 0) if hand else self._card_rect(self.table_row, 0)
+        now = (self.replaying or self.match, seat, len(self.match.log) if self.match else 0)
+        before, self._cards_seen = getattr(self, "_cards_seen", None), (now, faces, origin)
+        if before is None or before[0][:2] != now[:2] or not 0 < now[2] - before[0][2] <= 3 or not self.isVisible():
+            return
+        for row, old, new in zip(rows, before[1], faces):
+            for i, (was, face) in enumerate(zip(old, new)):
+                if face is None or face == was or (row is self.table_row and i == 0):
+                    continue
+                row.arriving.add(i)
+                row.update()
+                self.board.motion.fly(self, row.card_picture(i), before[2], self._card_rect(row, i),
+                                      lambda row=row, i=i: (row.arriving.discard(i), row.update()))
+
+    def _card_rect(self, row, i: int):
+        """Where card i of a row lies, in this mode's coordinates."""
+        r = row.card_rect(i).toRect()
+        return r.translated(row.mapTo(self, r.topLeft()) - r.topLeft())
 
     def _hand_text(self, human_turn: bool, held: str | None) -> str:
         if held is None:
@@ -615,7 +646,7 @@ class TenDaysMode(TurnBasedMode):
         name = self.cards.name(held)
         name = name[0].upper() + name[1:]
         if not human_turn:   # a replay: what the player held, no prompt
-            return f"{name}, in {self.seats[self.game.current].name}'s hand."
+            return f"{name}, in {possessive(self.seats[self.game.current].name)} hand."
         phase = self.game.phase
         if phase == DEAL:
             return f"{name}: click an empty day for it."
@@ -693,6 +724,17 @@ class TenDaysMode(TurnBasedMode):
         # every problem: the list scrolls when the panel is short
         return text + "".join(f"<br><span style='color:#b02a37'>{html.escape(str(p))}</span>" for p in report.problems)
 
+    def last_move_states(self, entry: LogEntry) -> list[str] | None:
+        """A discard is the public part of a turn: the state thrown away is ringed."""
+        if not str(entry.action).startswith("discard:"):
+            return None
+        try:
+            held = self.state_before(entry.index).held
+        except IllegalActionError:   # a position set by hand (a tool, a test) whose log does not replay
+            return None
+        face = face_of(held) if held is not None else None
+        return [face] if face is not None and is_state(face) else []
+
     def _draw_map(self, seat: int | None, journey, report) -> None:
         if not self.active:
             return
@@ -709,7 +751,7 @@ class TenDaysMode(TurnBasedMode):
             if card is not None and is_state(face_of(card)):
                 code = face_of(card)
                 b.add_token(code, color="#f1faee", label=str(i + 1), tooltip=f"Day {i + 1}: {self.cards.name(code)}",
-                            key=("day", i))
+                            key=("day", i, code), arrive=True)   # a card new on a day comes down onto its state
         for link in report.links:
             colour = LINK_OK if link.ok else LINK_BAD
             a, z = self.cards.name(link.origin), self.cards.name(link.destination)
@@ -855,6 +897,7 @@ a dashed line through the state a car crosses, an arc for a flight. Links that d
 red: hover them, or a red-edged card, for the reason. Click the deck or a pile to draw, a day to
 replace it, a pile to discard. The optional hint (off at first) counts the fewest cards you
 still need to change.</p>
+<p><b>Moves you can follow.</b> A card put on a day comes down onto its state. A dashed ring in a player's colour marks that player's last move on the map until their next. View &gt; Animations sets the speed (Fast, Normal) or turns the moves off; a click or a key never waits for a move to end.</p>
 <p><b>Keys</b> (once you have clicked a card or the side panel; on the map, letters type a
 state's name instead):</p>
 <ul>

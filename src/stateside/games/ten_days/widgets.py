@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import QFrame, QGraphicsItem, QScrollArea, QSizePolicy, QWidget
 
 from stateside.board.items import LABEL_FONT, TAB_FONT, CalloutTab, StateItem
@@ -183,6 +183,7 @@ class CardRow(QWidget):
         self.slots = [CardSlot() for _ in range(count)]
         self.card_width = card_width
         self._hover: int | None = None
+        self.arriving: set[int] = set()   # slots whose card is still flying in: drawn empty
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Preferred)
 
@@ -229,12 +230,27 @@ class CardRow(QWidget):
             outline = OUTLINES.get(slot.outline)
             if slot.enabled and i == self._hover:
                 outline = PICK
+            if i in self.arriving:
+                paint_card(p, r, None, self.cards, outline=outline)
+                continue
             paint_card(p, r, slot.face, self.cards, down=slot.down, outline=outline, faded=slot.faded)
             if slot.frame:   # around the card, apart from its own outline
                 p.setPen(QPen(QColor(slot.frame), 3.0))
                 p.setBrush(Qt.NoBrush)
                 p.drawRoundedRect(r.adjusted(-3.5, -3.5, 3.5, 3.5), 6, 6)
         p.end()
+
+    def card_picture(self, i: int) -> QPixmap:
+        """Slot i's card as a picture (for a card that flies to its place)."""
+        r = self.card_rect(i)
+        pix = QPixmap(max(1, round(r.width())), max(1, round(r.height())))
+        pix.fill(Qt.transparent)
+        p = QPainter(pix)
+        p.setRenderHint(QPainter.Antialiasing)
+        slot = self.slots[i]
+        paint_card(p, QRectF(0, 0, r.width(), r.height()), slot.face, self.cards, down=slot.down)
+        p.end()
+        return pix
 
     def mouseMoveEvent(self, event) -> None:
         i = self.slot_at(event.position())
