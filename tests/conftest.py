@@ -62,3 +62,23 @@ def _no_undo_beat(monkeypatch):
     from stateside.board.motion import Motion
 
     monkeypatch.setattr(Motion, "duration_ms", 0)   # pieces appear in place (tests of motion set it)
+
+
+@pytest.fixture(autouse=True)
+def _no_window_left_open():
+    """A window a test leaves open (a game's final scores, a message box a window showed
+    on its own) is closed after it: an application-modal box left up would swallow the
+    mouse in every later test."""
+    yield
+    import sys
+
+    if "PySide6.QtWidgets" not in sys.modules:
+        return
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        return
+    for widget in app.topLevelWidgets():
+        if widget.isVisible():
+            widget.close()
