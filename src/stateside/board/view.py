@@ -436,7 +436,7 @@ class BoardView(QGraphicsView):
         for item in self._last_marks.pop(key, []):
             self.scene().removeItem(item)
         items = []
-        for i, code in enumerate(codes):
+        for code in codes:
             if code not in self._states:
                 continue
             ring = MarkRing(self.state_anchor(code), QColor(colour), tooltip)
