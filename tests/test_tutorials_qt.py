@@ -1,0 +1,101 @@
+"""Each tutorial driven to its end through its game's real mode (pytest-qt): every step done
+through the mode's own input (a click on the map, a key, a button), one wrong try per
+tutorial explained and not applied, and the hand-over to an ordinary game."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QApplication
+
+from stateside.app.tutorial import TutorialRun, find_widget
+from stateside.engine.tutorial import CHANCE_STEP, all_tutorials
+from stateside.games import game_by_id, load_object
+
+TUTORIALS = all_tutorials()
+
+
+class FakeClock:
+    """Scrambled States' game time, moved on by the test (no waiting for the wall clock)."""
+
+    def __init__(self):
+        self.t = 0
+
+    def __call__(self) -> int:
+        return self.t
+
+
+def quick(mode) -> None:
+    """Animations off, computers at once (the brief beat is a setting, 0 in tests)."""
+    mode.ai_delay_ms = 0
+    spinner = getattr(mode, "spinner", None)
+    if spinner is not None and hasattr(spinner, "spin_ms"):
+        spinner.spin_ms = 0
+
+
+def do(qtbot, mode, how: dict) -> None:
+    """A person's input, through the mode's own path."""
+    (kind, arg), = how.items()
+    if kind == "key":
+        mode.board.setFocus()
+    if kind == "click_state":
+        mode.board.stateClicked.emit(arg)   # what a click on the state (or its tab) sends
+    elif kind == "key":
+        qtbot.keyClick(mode.board, QKeySequence(arg)[0].key())
+    elif kind == "click":
+        widget = find_widget(mode, arg)
+        assert widget is not None, f"no {arg} on screen"
+        qtbot.mouseClick(widget, Qt.LeftButton)
+    elif kind == "act":
+        mode.act(mode.game.action_from_json(arg))
+
+
+def settle(qtbot, mode, run) -> None:
+    """Wait until the game waits for the person (or the tutorial is over)."""
+    if hasattr(mode, "now"):   # real time: let the die land, the clock running
+        if not mode.running:
+            qtbot.keyClick(mode.board, Qt.Key_Space)   # Start / Resume
+        g = mode.game
+        if g.phase == "rolling":
+            mode.now.t = g.round.reveal_at
+            mode._on_tick()
+        return
+    qtbot.waitUntil(lambda: run.finished or mode.is_human_turn() or mode.match.is_over(), timeout=5000)
+
+
+@pytest.mark.parametrize("tutorial", TUTORIALS, ids=[t.id for t in TUTORIALS])
+def test_a_tutorial_through_its_mode(qtbot, show_mode, tutorial):
+    mode_class = load_object(game_by_id(tutorial.game).mode)
+    mode = show_mode(mode_class)
+    quick(mode)
+    mode.activateWindow()   # keys reach the mode's shortcuts only in the active window
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is mode, timeout=2000)
+    if hasattr(mode, "now") and not hasattr(mode, "install"):
+        mode.now = FakeClock()
+    run = TutorialRun(mode, tutorial)
+    wrong_tried = 0
+    for step in tutorial.steps:
+        qtbot.waitUntil(lambda: run.box.text.text() == step.text, timeout=3000)   # shown once the last went in
+        assert run.index == step.index and run.box.isVisible()
+        if step.widget:
+            assert run.ring.isVisible(), f"step {step.index + 1}: {step.widget} not on screen"
+        if not step.waits_for_action:
+            qtbot.mouseClick(run.box.next, Qt.LeftButton)
+            continue
+        settle(qtbot, mode, run)
+        if step.wrong is not None:
+            before = len(mode.match.log)
+            do(qtbot, mode, step.wrong["do"])
+            assert len(mode.match.log) == before, "the wrong try was applied"
+            assert run.index == step.index and run.box.why.isVisible()
+            assert run.box.why.text() == step.wrong["says"]
+            wrong_tried += 1
+        before = len(mode.match.log)
+        do(qtbot, mode, step.do if step.do is not None else {"act": step.expect})
+        qtbot.waitUntil(lambda: run.index > step.index, timeout=3000)
+        qtbot.waitUntil(lambda: len(mode.match.log) > before, timeout=3000)
+    assert wrong_tried >= 1
+    assert run.finished and not run.box.isVisible() and mode.action_guard is None
+    assert mode.match is run.match and not mode.match.is_over()
+    # an ordinary game now: the computers have their seats and the person plays on
+    assert len(mode.match.humans()) == 1
