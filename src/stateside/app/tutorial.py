@@ -138,6 +138,7 @@ class TutorialRun(QObject):
         self.box.show()
         self.box.raise_()
         self.highlight()
+        QTimer.singleShot(0, self, self._rehighlight)
         if self.mode.active:   # the map keeps the keys (Space spins, typing a name picks a state)
             self.mode.board.setFocus()
 
@@ -234,7 +235,11 @@ class TutorialRun(QObject):
                 break
         if back:
             self.show_step()
-        else:
+        else:   # after the mode's new buttons are shown (a layout shows them a moment later)
+            QTimer.singleShot(0, self, self._rehighlight)
+
+    def _rehighlight(self) -> None:
+        if not self.finished:
             self.highlight()
 
     # ------------------------------------------------------------------ the end
@@ -276,7 +281,7 @@ class TutorialRun(QObject):
     def eventFilter(self, obj, event) -> bool:
         if obj is self.mode and event.type() in (QEvent.Resize, QEvent.Show) and not self.finished:
             self._place()
-            QTimer.singleShot(0, self.highlight)
+            QTimer.singleShot(0, self, self._rehighlight)
         return False
 
 
