@@ -36,12 +36,13 @@ def quick(mode) -> None:
 def do(qtbot, mode, how: dict) -> None:
     """A person's input, through the mode's own path."""
     (kind, arg), = how.items()
+    keys = getattr(mode, "journey_row", mode.board)   # where a game's keys work (10 Days: its cards)
     if kind == "key":
-        mode.board.setFocus()
+        keys.setFocus()
     if kind == "click_state":
         mode.board.stateClicked.emit(arg)   # what a click on the state (or its tab) sends
     elif kind == "key":
-        qtbot.keyClick(mode.board, QKeySequence(arg)[0].key())
+        qtbot.keyClick(keys, QKeySequence(arg)[0].key())
     elif kind == "click":
         qtbot.waitUntil(lambda: find_widget(mode, arg) is not None, timeout=2000)   # a layout shows it a moment later
         widget = find_widget(mode, arg)

@@ -78,7 +78,8 @@ class TutorialBox(QFrame):
         self.leave.clicked.connect(on_leave)
         self.next = QPushButton("Next")
         self.next.setObjectName("tutorialNext")
-        self.next.setDefault(True)
+        for button in (self.leave, self.next):   # a click leaves the keys where they were (the map, the cards)
+            button.setFocusPolicy(Qt.NoFocus)
         self.next.clicked.connect(on_next)
         row.addWidget(self.leave)
         row.addStretch(1)
@@ -139,8 +140,6 @@ class TutorialRun(QObject):
         self.box.raise_()
         self.highlight()
         QTimer.singleShot(0, self, self._rehighlight)
-        if self.mode.active:   # the map keeps the keys (Space spins, typing a name picks a state)
-            self.mode.board.setFocus()
 
     def highlight(self) -> None:
         board = self.mode.board
