@@ -47,6 +47,9 @@ def do(qtbot, mode, how: dict) -> None:
         qtbot.waitUntil(lambda: find_widget(mode, arg) is not None, timeout=2000)   # a layout shows it a moment later
         widget = find_widget(mode, arg)
         qtbot.mouseClick(widget, Qt.LeftButton)
+    elif kind == "signal":   # what a click on a drawn part sends (America's bars)
+        widget, signal, *args = arg
+        getattr(getattr(mode, widget), signal).emit(*args)
     elif kind == "act":
         mode.act(mode.game.action_from_json(arg))
 

@@ -24,19 +24,22 @@ LAYER = "tutorial"
 
 
 def find_widget(root: QWidget, name: str) -> QWidget | None:
-    """A visible widget by objectName or by the mode's name for it ("spinner"), or a button
-    by the start of its text ("text:Spin")."""
+    """A visible widget by objectName or by the mode's name for it ("spinner"; "name#1": the
+    second), or a button by the start of its text ("text:Spin")."""
     if name.startswith("text:"):
         want = name[5:].replace("&", "").lower()
         for button in root.findChildren(QAbstractButton):
             if button.isVisible() and button.text().replace("&", "").lower().startswith(want):
                 return button
         return None
+    name, _, nth = name.partition("#")
+    i = int(nth) if nth.isdigit() else 0
     found = [w for w in root.findChildren(QWidget, name) if w.isVisible()]
-    if found:
-        return found[0]
-    widget = getattr(root, name, None)   # a mode's own part by its name (mode.spinner)
-    return widget if isinstance(widget, QWidget) and widget.isVisible() else None
+    if not found:   # a mode's own part by its name (mode.spinner), or a list of them
+        part = getattr(root, name, None)
+        found = [w for w in (part if isinstance(part, (list, tuple)) else [part])
+                 if isinstance(w, QWidget) and w.isVisible()]
+    return found[i] if i < len(found) else None
 
 
 class _Ring(QFrame):

@@ -11,9 +11,14 @@ A tutorial is a YAML file in resources/tutorials/ (see the README there):
     waits: [1]               # seats that sit still until the hand-over (real time: the rival)
     steps:
       - text: What to do and why, in a sentence or three.
-        highlight: {states: [TX], widget: objectName}   # where to look (both optional)
+        highlight: {states: [TX], widget: name}   # where to look (both optional); a widget by its
+                                        # objectName or the mode's name for it ("spinner"), "name#1"
+                                        # the second of that name, "text:Spin" a button by its text
         expect: <the action's JSON>     # or omitted: a step to read, with a Next button
-        do: {click_state: TX}           # how a person does it (the mode's own input; tests use it)
+        do: {click_state: TX}           # how a person does it (the mode's own input; tests use it):
+                                        # click_state, click (a widget, see highlight), key (a key
+                                        # name), signal ([widget, signal, args...]: what a click on a
+                                        # drawn part sends, e.g. America's bars), act (the action's JSON)
         wrong: {do: {...}, says: "..."} # one wrong try: what the tutorial answers (tests try it)
 
 `expect` is compared with the action's JSON (State.action_to_json); "*" in it matches
@@ -42,7 +47,7 @@ CHANCE_STEP = "chance"   # the person sets off their own chance outcome (a spin)
 MAX_STEPS = 12
 MIN_STEPS = 3
 MAX_TEXT = 600       # characters of a step's text: a few sentences, read in seconds
-DO_KINDS = ("click_state", "click", "key", "act")
+DO_KINDS = ("click_state", "click", "key", "signal", "act")
 STEP_KEYS = {"text", "highlight", "expect", "do", "wrong"}
 TOP_KEYS = {"title", "game", "variant", "seed", "seats", "setup", "waits", "steps", "summary"}
 
