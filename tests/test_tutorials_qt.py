@@ -4,7 +4,7 @@ tutorial explained and not applied, and the hand-over to an ordinary game."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 
@@ -33,10 +33,16 @@ def quick(mode) -> None:
         spinner.spin_ms = 0
 
 
-def do(qtbot, mode, how: dict) -> None:
+def do(qtbot, mode, how) -> None:
     """A person's input, through the mode's own path."""
+    if isinstance(how, list):
+        for one in how:
+            do(qtbot, mode, one)
+        return
     (kind, arg), = how.items()
-    keys = getattr(mode, "journey_row", mode.board)   # where a game's keys work (10 Days: its cards)
+    # where a game's keys work: 10 Days' cards, Carcassonne's table, else the map
+    keys = next(w for w in (getattr(mode, "journey_row", None), getattr(mode, "view", None), mode.board)
+                if w is not None and w.isVisible())
     if kind == "key":
         keys.setFocus()
     if kind == "click_state":
@@ -48,8 +54,12 @@ def do(qtbot, mode, how: dict) -> None:
         widget = find_widget(mode, arg)
         qtbot.mouseClick(widget, Qt.LeftButton)
     elif kind == "signal":   # what a click on a drawn part sends (America's bars)
-        widget, signal, *args = arg
+        widget, signal, *args = arg   # a point is written [x, y]
+        args = [QPointF(*a) if isinstance(a, list) else a for a in args]
         getattr(getattr(mode, widget), signal).emit(*args)
+    elif kind == "call":   # what a click calls (Carcassonne: a tile put down on a square)
+        method, *args = arg
+        getattr(mode, method)(*args)
     elif kind == "act":
         mode.act(mode.game.action_from_json(arg))
 

@@ -18,7 +18,9 @@ A tutorial is a YAML file in resources/tutorials/ (see the README there):
         do: {click_state: TX}           # how a person does it (the mode's own input; tests use it):
                                         # click_state, click (a widget, see highlight), key (a key
                                         # name), signal ([widget, signal, args...]: what a click on a
-                                        # drawn part sends, e.g. America's bars), act (the action's JSON)
+                                        # drawn part sends, e.g. America's bars), call ([method, args...]:
+                                        # what a click calls, e.g. Carcassonne's place_tile), act (the
+                                        # action's JSON); or a list of these, done in turn
         wrong: {do: {...}, says: "..."} # one wrong try: what the tutorial answers (tests try it)
 
 `expect` is compared with the action's JSON (State.action_to_json); "*" in it matches
@@ -47,7 +49,7 @@ CHANCE_STEP = "chance"   # the person sets off their own chance outcome (a spin)
 MAX_STEPS = 12
 MIN_STEPS = 3
 MAX_TEXT = 600       # characters of a step's text: a few sentences, read in seconds
-DO_KINDS = ("click_state", "click", "key", "signal", "act")
+DO_KINDS = ("click_state", "click", "key", "signal", "call", "act")
 STEP_KEYS = {"text", "highlight", "expect", "do", "wrong"}
 TOP_KEYS = {"title", "game", "variant", "seed", "seats", "setup", "waits", "steps", "summary"}
 
@@ -59,7 +61,7 @@ class Step:
     expect: Any = None           # the action's JSON (with "*"), CHANCE_STEP, or None: read and press Next
     states: tuple[str, ...] = ()   # highlighted on the map
     widget: str = ""             # a widget's objectName to ring
-    do: dict | None = None       # the person's input for it (the mode's own input path)
+    do: dict | list | None = None   # the person's input for it (the mode's own input path)
     wrong: dict | None = None    # {"do": {...}, "says": "..."}: one wrong try and its answer
 
     @property
@@ -196,8 +198,10 @@ def _step(raw: Any, i: int, where: str) -> Step:
         _fail(at, "highlight \"widget\" must be a widget's name")
     do = raw.get("do")
     for label, d in (("do", do), ("wrong's do", (raw.get("wrong") or {}).get("do") if isinstance(raw.get("wrong"), dict) else None)):
-        if d is not None and (not isinstance(d, dict) or len(d) != 1 or next(iter(d)) not in DO_KINDS):
-            _fail(at, f"\"{label}\" is one of {', '.join(DO_KINDS)} with its argument, e.g. {{click_state: TX}}")
+        if d is not None and not all(isinstance(x, dict) and len(x) == 1 and next(iter(x)) in DO_KINDS
+                                     for x in (d if isinstance(d, list) and d else [d])):
+            _fail(at, f"\"{label}\" is one of {', '.join(DO_KINDS)} with its argument, e.g. {{click_state: TX}}"
+                      " (or a list of them)")
     wrong = raw.get("wrong")
     if wrong is not None:
         if not isinstance(wrong, dict) or set(wrong) - {"do", "says"} or "do" not in wrong:
