@@ -69,10 +69,13 @@ def settle(qtbot, mode, run) -> None:
     if hasattr(mode, "now"):   # real time: let the die land, the clock running
         if not mode.running:
             qtbot.keyClick(mode.board, Qt.Key_Space)   # Start / Resume
-        g = mode.game
-        if g.phase == "rolling":
-            mode.now.t = g.round.reveal_at
+        for _ in range(10):   # the game's own deadlines (the tie window, the pause, the die landing) pass
+            g = mode.game
+            if g.phase == "open" or g.next_deadline() is None:
+                break
+            mode.now.t = g.next_deadline()
             mode._on_tick()
+        assert mode.game.phase == "open"
         return
     qtbot.waitUntil(lambda: run.finished or mode.is_human_turn() or mode.match.is_over(), timeout=5000)
 
@@ -112,4 +115,12 @@ def test_a_tutorial_through_its_mode(qtbot, show_mode, tutorial):
     assert run.finished and not run.box.isVisible() and mode.action_guard is None
     assert mode.match is run.match and not mode.match.is_over()
     # an ordinary game now: the computers have their seats and the person plays on
-    assert len(mode.match.humans()) == 1
+    m = mode.match
+    assert len(m.humans()) == 1 and all((p is None) == (s == "human") for p, s in zip(m.players, m.seats))
+    if hasattr(mode, "now"):   # the race goes on with the rival racing: it plans a slap once the round opens
+        from stateside.engine.clock import planned_reactions
+
+        settle(qtbot, mode, run)
+        assert any(seat == 1 for _, seat, _, _ in planned_reactions(m))
+    else:
+        qtbot.waitUntil(mode.is_human_turn, timeout=3000)   # the computers answer; the person plays on

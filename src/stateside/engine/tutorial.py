@@ -290,16 +290,34 @@ def check(tutorial: Tutorial) -> Match:
                 _fail(at, "it waits for the person's spin, but no spin of theirs is due")
             match.step()
             continue
-        seat = next(iter(match.humans()))
-        legal = match.state.legal_actions(seat) if match.waiting_for_human() else []
-        fits = [a for a in legal if step_fits(step, match.state, a)]
-        if not fits and ANY in str(step.expect):
-            fits = _real_time_fit(match, step)
+        fits = _fitting(tutorial, match, step)
         if not fits:
             _fail(at, f"its expected action {step.expect!r:.80} is not legal there")
         match.apply(fits[0])
     tutorial.hand_over(match)
     return match
+
+
+def _fitting(tutorial: Tutorial, match: Match, step: Step) -> list:
+    """The legal actions of the person that fit the step; in real time, once the game's own
+    deadlines (the die landing) have passed, as they do while the person reads and looks."""
+    from stateside.engine.clock import next_step
+
+    seat = next(iter(i for i, s in enumerate(tutorial.seats) if s == HUMAN))
+    for _ in range(100):
+        legal = match.state.legal_actions(seat) if match.waiting_for_human() else []
+        fits = [a for a in legal if step_fits(step, match.state, a)]
+        if not fits and match.rules.spec.real_time:
+            fits = _real_time_fit(match, step)
+        if fits or not match.rules.spec.real_time:
+            return fits
+        _, actions = next_step(match)   # nobody else plays in a tutorial: only the game's deadlines
+        if not actions:
+            return []
+        for action in actions:
+            match.apply(action)
+        match.resolve_chance()
+    return []
 
 
 def _real_time_fit(match: Match, step: Step) -> list:
