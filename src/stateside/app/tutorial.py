@@ -9,7 +9,7 @@ get their computer players and the box goes: the game goes on as an ordinary one
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QAbstractButton, QDialog, QDialogButtonBox, QFrame, QGraphicsPathItem, QHBoxLayout, QLabel, QListWidget,
@@ -67,6 +67,7 @@ class TutorialBox(QFrame):
         self.heading = plain_label()
         self.heading.setObjectName("tutorialHeading")
         self.heading.setStyleSheet("font-weight: bold; color: #1d3557;")
+        self.heading.setWordWrap(True)
         self.text = plain_label()
         self.text.setObjectName("tutorialText")
         self.text.setWordWrap(True)
@@ -92,7 +93,30 @@ class TutorialBox(QFrame):
         lay.addWidget(self.why)
         lay.addLayout(row)
         self.setFixedWidth(380)
+        self.setCursor(Qt.OpenHandCursor)
+        self.setToolTip("Drag the box to move it out of the way")
+        self.dragged = False
+        self._grab = None
         self.hide()
+
+    # The box may cover what a person wants to see: it can be dragged anywhere over the game.
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.LeftButton:
+            self._grab = event.position().toPoint()
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._grab is not None:
+            parent = self.parentWidget().rect()
+            to = self.mapToParent(event.position().toPoint() - self._grab)
+            self.move(max(0, min(to.x(), parent.width() - self.width())),
+                      max(0, min(to.y(), parent.height() - self.height())))
+            self.dragged = True
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        self._grab = None
+        super().mouseReleaseEvent(event)
 
 
 class TutorialRun(QObject):
@@ -106,6 +130,7 @@ class TutorialRun(QObject):
         self.index = 0
         self.done: list[int] = []   # the log's length just before each step's action went in
         self.finished = False
+        self.waiting = False   # a step's action went in; the next step waits for the computers' moves
         self.match = tutorial.match()
         self.box = TutorialBox(mode, self.next_pressed, self.leave)
         self.ring = _Ring(mode)
@@ -127,8 +152,9 @@ class TutorialRun(QObject):
         step = self.step
         if step is None:
             return
+        self.waiting = False
         n = len(self.tutorial.steps)
-        self.box.heading.setText(f"Learn to play: {self.tutorial.title} \u2014 step {self.index + 1} of {n}")
+        self.box.heading.setText(f"Learn to play: {self.tutorial.title} (step {self.index + 1} of {n})")
         self.box.text.setText(step.text)
         self.box.why.hide()
         last = self.index == n - 1
@@ -170,13 +196,32 @@ class TutorialRun(QObject):
             self.ring.hide()
 
     def _place(self) -> None:
-        """The box at the bottom left of the map, clear of the mode's side panels."""
+        """The box in a bottom corner of the map (the right one, unless the step's states are
+        there), clear of the mode's side panels and of what the step asks to look at."""
         self.box.adjustSize()
         slot = self.mode.board_slot
-        corner = slot.mapTo(self.mode, slot.rect().bottomLeft()) if slot.isVisible() else self.mode.rect().bottomLeft()
-        x = max(8, corner.x() + 12)
-        y = max(8, corner.y() - self.box.sizeHint().height() - 12)
-        self.box.move(x, y)
+        area = QRect(slot.mapTo(self.mode, QPoint(0, 0)), slot.size()) if slot.isVisible() else self.mode.rect()
+        lay = self.box.layout()
+        size = QSize(self.box.width(), lay.heightForWidth(self.box.width()) if lay.hasHeightForWidth()
+                     else self.box.sizeHint().height())
+        self.box.resize(size)
+        if self.box.dragged:   # the person moved it out of the way: it stays there
+            return
+        y = max(8, area.bottom() - size.height() - 12)
+        right = QRect(max(8, area.right() - size.width() - 12), y, size.width(), size.height())
+        left = QRect(max(8, area.left() + 12), y, size.width(), size.height())
+        self.box.move((left if self._states_rect().intersects(right) else right).topLeft())
+
+    def _states_rect(self) -> QRect:
+        """Where the step's states are on screen, in the mode's coordinates (empty: none)."""
+        step, board = self.step, self.mode.board
+        if step is None or not step.states or not board.isVisible():
+            return QRect()
+        scene = QRectF()
+        for code in step.states:
+            scene = scene.united(_outline(board, code).boundingRect())
+        view = board.mapFromScene(scene).boundingRect()
+        return QRect(board.viewport().mapTo(self.mode, view.topLeft()), view.size())
 
     # ------------------------------------------------------------------ the person's input
     def guard(self, action) -> str | None:
@@ -205,8 +250,23 @@ class TutorialRun(QObject):
             return
         if self.index >= len(self.tutorial.steps):
             self.finish()
-        else:
+        elif self._ready():
             self.show_step()
+        else:   # the next step speaks of what the others do first: it waits for them
+            self.waiting = True
+            self.box.text.setText("The others play now: watch the map and the list of moves.")
+            self.box.why.hide()
+            self.box.next.hide()
+            self.highlight_none()
+
+    def _ready(self) -> bool:
+        """Is it the person's turn again (the computers have moved)? Real time: at once."""
+        turn = getattr(self.mode, "is_human_turn", None)
+        return turn is None or turn() or self.mode.match is None or self.mode.match.is_over()
+
+    def highlight_none(self) -> None:
+        self.mode.board.remove_layer(LAYER)
+        self.ring.hide()
 
     def next_pressed(self) -> None:
         step = self.step
@@ -235,13 +295,13 @@ class TutorialRun(QObject):
                 back = True
             else:
                 break
-        if back:
+        if back or (self.waiting and self._ready()):
             self.show_step()
-        else:   # after the mode's new buttons are shown (a layout shows them a moment later)
+        elif not self.waiting:   # after the mode's new buttons are shown (a layout shows them a moment later)
             QTimer.singleShot(0, self, self._rehighlight)
 
     def _rehighlight(self) -> None:
-        if not self.finished:
+        if not self.finished and not self.waiting:
             self.highlight()
 
     # ------------------------------------------------------------------ the end
