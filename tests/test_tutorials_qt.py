@@ -124,3 +124,83 @@ def test_a_tutorial_through_its_mode(qtbot, show_mode, tutorial):
         assert any(seat == 1 for _, seat, _, _ in planned_reactions(m))
     else:
         qtbot.waitUntil(mode.is_human_turn, timeout=3000)   # the computers answer; the person plays on
+
+
+# --- the shell: Help > Learn to play and the chooser's offer -----------------------------------
+@pytest.fixture
+def window(qtbot):
+    from stateside.app.main import MainWindow
+
+    w = MainWindow(persist=True)   # its own settings folder (conftest)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.open_mode("explorer")
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    w.persist = False
+    w.close()
+
+
+def test_help_learn_to_play_lists_every_tutorial_and_starts_the_chosen_one(window, monkeypatch):
+    from stateside.app.tutorial import LearnDialog
+
+    act = next(a for a in window.menuBar().actions() if a.text() == "&Help").menu().actions()
+    assert any(a.text().startswith("&Learn to play") for a in act)
+    seen = {}
+
+    def pick(dialog):   # the person picks Ten Days in the list and presses Start
+        seen["items"] = [dialog.list.item(i).text() for i in range(dialog.list.count())]
+        dialog.list.setCurrentRow(next(i for i, t in enumerate(dialog.tutorials) if t.game == "ten-days"))
+        return LearnDialog.Accepted
+
+    monkeypatch.setattr(LearnDialog, "exec", pick)
+    monkeypatch.setattr(window, "confirm_discard", lambda *_: True)
+    window.learn_to_play()
+    assert len(seen["items"]) == len(TUTORIALS) and any(i.startswith("10 Days in the USA: ") for i in seen["items"])
+    run = window.tutorial_run
+    assert window.current.game_id == "ten-days" and run is not None and run.box.isVisible()
+    assert window.current.match is run.match and window.current.match.seed == run.tutorial.seed
+
+
+def test_the_chooser_offers_a_tutorial_until_one_is_taken(window, monkeypatch):
+    window.open_mode("america")
+    offer = window.act_learn_offer
+    assert offer.isVisible() and "America" in offer.text()
+    window.open_mode("explorer")
+    assert not offer.isVisible()   # the map has none
+    monkeypatch.setattr(window, "confirm_discard", lambda *_: True)
+    window.learn_to_play(tutorial=next(t for t in TUTORIALS if t.game == "america"))
+    run = window.tutorial_run
+    assert not offer.isVisible()
+    run.leave()   # the game stays, against the computer
+    assert window.tutorial_run is None and window.current.action_guard is None
+    window.open_mode("explorer")
+    window.open_mode("america")
+    assert not offer.isVisible()   # taken once: not offered again
+    window.open_mode("ten-days")
+    assert offer.isVisible() and "10 Days" in offer.text()
+
+
+def test_undo_goes_back_a_step_and_a_new_game_ends_the_tutorial(qtbot, show_mode):
+    from stateside.engine.tutorial import tutorial_for
+    from stateside.games.america.mode import AmericaMode
+
+    mode = show_mode(AmericaMode)
+    quick(mode)
+    tutorial = tutorial_for("america")
+    run = TutorialRun(mode, tutorial)
+    run.next_pressed()
+    assert mode.act(mode.game.action_from_json("choose:0"))
+    qtbot.waitUntil(lambda: run.box.text.text() == tutorial.steps[2].text)
+    mode.undo_beat_ms = 60_000   # the computer waits: the move can be taken back meanwhile
+    assert mode.act(mode.game.action_from_json("place:state:FL"))
+    qtbot.waitUntil(lambda: run.waiting)   # the next step waits for Blue
+    assert run.index == 3 and "others play" in run.box.text.text() and mode.can_undo()
+    mode.undo()
+    assert run.index == 2 and not run.waiting and run.box.text.text() == tutorial.steps[2].text
+    n = len(mode.match.log)
+    assert not mode.act(mode.game.action_from_json("place:state:GA"))   # still the step's own answer only
+    assert run.box.why.isVisible() and len(mode.match.log) == n
+    mode.start_game(list(mode.seats))   # Game > New: an ordinary game replaces the tutorial's
+    assert run.finished and not run.box.isVisible() and mode.action_guard is None

@@ -660,6 +660,9 @@ class MainWindow(QMainWindow):
             titles = {g.id: g.title for g in self.games}
             dialog = LearnDialog(tutorials, titles, self, first=game_id)
             if self.modal(dialog.exec) != LearnDialog.Accepted or dialog.chosen() is None:
+                if self.settings is not None and game_id and self.act_learn_offer.isVisible():
+                    self.settings.setValue(f"tutorials/{game_id}", True)   # the offer was declined
+                    self.act_learn_offer.setVisible(False)
                 return
             tutorial = dialog.chosen()
         mode = self.open_mode(tutorial.game)

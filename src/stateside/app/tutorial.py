@@ -10,7 +10,7 @@ get their computer players and the box goes: the game goes on as an ordinary one
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QPainterPath, QPen
+from PySide6.QtGui import QColor, QKeySequence, QPainterPath, QPen, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton, QDialog, QDialogButtonBox, QFrame, QGraphicsPathItem, QHBoxLayout, QLabel, QListWidget,
     QListWidgetItem, QPushButton, QVBoxLayout, QWidget,
@@ -85,6 +85,8 @@ class TutorialBox(QFrame):
         for button in (self.leave, self.next):   # a click leaves the keys where they were (the map, the cards)
             button.setFocusPolicy(Qt.NoFocus)
         self.next.clicked.connect(on_next)
+        self.next_key = QShortcut(QKeySequence("Ctrl+Shift+Return"), parent, on_next)
+        self.next_key.setContext(Qt.WidgetWithChildrenShortcut)
         row.addWidget(self.leave)
         row.addStretch(1)
         row.addWidget(self.next)
@@ -134,6 +136,8 @@ class TutorialRun(QObject):
         self.match = tutorial.match()
         self.box = TutorialBox(mode, self.next_pressed, self.leave)
         self.ring = _Ring(mode)
+        if getattr(mode, "online", None) is not None:   # the referee keeps the online game
+            mode.leave_online(restore=False)
         mode.installEventFilter(self)
         mode.action_guard = self.guard
         mode.changed.connect(self._changed)
@@ -160,8 +164,8 @@ class TutorialRun(QObject):
         last = self.index == n - 1
         self.box.next.setVisible(not step.waits_for_action)
         self.box.next.setText("Play on" if last else "Next")
-        self.box.next.setToolTip("End the tutorial: the game goes on against the computer" if last else
-                                 "The next step")
+        self.box.next.setToolTip("End the tutorial: the game goes on against the computer (Ctrl+Shift+Enter)"
+                                 if last else "The next step (Ctrl+Shift+Enter)")
         if getattr(self.mode, "running", False):   # real time: the clock is held while a step is read
             self.mode.pause()
         self._place()
@@ -337,6 +341,8 @@ class TutorialRun(QObject):
         self.mode.board.remove_layer(LAYER)
         self.box.hide()
         self.ring.hide()
+        self.box.next_key.setEnabled(False)
+        self.box.next_key.deleteLater()
         self.box.deleteLater()
         self.ring.deleteLater()
 
