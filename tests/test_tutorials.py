@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from stateside.engine.protocol import CHANCE
-from stateside.engine.tutorial import CHANCE_STEP, all_tutorials, check, matches, parse, tutorials_dir
+from stateside.engine.tutorial import all_tutorials, check, matches, parse, tutorials_dir
 from stateside.errors import DataError
 
 TUTORIALS = all_tutorials()

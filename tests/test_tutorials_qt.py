@@ -9,7 +9,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from stateside.app.tutorial import TutorialRun, find_widget
-from stateside.engine.tutorial import CHANCE_STEP, all_tutorials
+from stateside.engine.tutorial import all_tutorials
 from stateside.games import game_by_id, load_object
 
 TUTORIALS = all_tutorials()
@@ -92,7 +92,7 @@ def test_a_tutorial_through_its_mode(qtbot, show_mode, tutorial):
     run = TutorialRun(mode, tutorial)
     wrong_tried = 0
     for step in tutorial.steps:
-        qtbot.waitUntil(lambda: run.box.text.text() == step.text, timeout=3000)   # shown once the last went in
+        qtbot.waitUntil(lambda step=step: run.box.text.text() == step.text, timeout=3000)   # shown once the last went in
         assert run.index == step.index and run.box.isVisible()
         if not step.waits_for_action:
             qtbot.mouseClick(run.box.next, Qt.LeftButton)
@@ -109,8 +109,8 @@ def test_a_tutorial_through_its_mode(qtbot, show_mode, tutorial):
             wrong_tried += 1
         before = len(mode.match.log)
         do(qtbot, mode, step.do if step.do is not None else {"act": step.expect})
-        qtbot.waitUntil(lambda: run.index > step.index, timeout=3000)
-        qtbot.waitUntil(lambda: len(mode.match.log) > before, timeout=3000)
+        qtbot.waitUntil(lambda step=step: run.index > step.index, timeout=3000)
+        qtbot.waitUntil(lambda before=before: len(mode.match.log) > before, timeout=3000)
     assert wrong_tried >= 1
     assert run.finished and not run.box.isVisible() and mode.action_guard is None
     assert mode.match is run.match and not mode.match.is_over()

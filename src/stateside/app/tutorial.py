@@ -12,8 +12,18 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QKeySequence, QPainterPath, QPen, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractButton, QDialog, QDialogButtonBox, QFrame, QGraphicsPathItem, QHBoxLayout, QLabel, QListWidget,
-    QListWidgetItem, QPushButton, QVBoxLayout, QWidget,
+    QAbstractButton,
+    QDialog,
+    QDialogButtonBox,
+    QFrame,
+    QGraphicsPathItem,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from stateside.board.plain import plain_label
@@ -60,8 +70,8 @@ class TutorialBox(QFrame):
         super().__init__(parent)
         self.setObjectName("tutorialBox")
         self.setStyleSheet(
-            "QFrame#tutorialBox { background: #fffaf0; border: 2px solid %s; border-radius: 8px; }"
-            "QLabel#tutorialWhy { color: #9d0208; }" % RING)
+            f"QFrame#tutorialBox {{ background: #fffaf0; border: 2px solid {RING}; border-radius: 8px; }}"
+            "QLabel#tutorialWhy { color: #9d0208; }")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(12, 10, 12, 10)
         self.heading = plain_label()
@@ -203,8 +213,10 @@ class TutorialRun(QObject):
         """The box in a bottom corner of the map (the right one, unless the step's states are
         there), clear of the mode's side panels and of what the step asks to look at."""
         self.box.adjustSize()
-        slot = self.mode.board_slot
-        area = QRect(slot.mapTo(self.mode, QPoint(0, 0)), slot.size()) if slot.isVisible() else self.mode.rect()
+        # the map, or where a mode plays without it (Carcassonne's open table: its view)
+        slot = next((w for w in (self.mode.board_slot, getattr(self.mode, "view", None))
+                     if isinstance(w, QWidget) and w.isVisible()), None)
+        area = QRect(slot.mapTo(self.mode, QPoint(0, 0)), slot.size()) if slot is not None else self.mode.rect()
         lay = self.box.layout()
         size = QSize(self.box.width(), lay.heightForWidth(self.box.width()) if lay.hasHeightForWidth()
                      else self.box.sizeHint().height())

@@ -35,14 +35,14 @@ get their computer players and the game goes on as an ordinary game.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from stateside.data.yamlio import read_yaml
 from stateside.engine.match import HUMAN, Match, check_seats, make_player, rules_for
 from stateside.engine.protocol import CHANCE
-from stateside.errors import DataError
+from stateside.errors import DataError, StatesideError
 
 ANY = "*"            # in an expected action: any value here
 CHANCE_STEP = "chance"   # the person sets off their own chance outcome (a spin)
@@ -264,7 +264,7 @@ def parse(data: Any, where: str, tutorial_id: str) -> Tutorial:
                         str(data.get("summary") or ""))
     try:
         tutorial.match()
-    except Exception as e:
+    except (ValueError, TypeError, KeyError, StatesideError) as e:   # the rules' own refusal of the setup
         _fail(where, f"the setup cannot start a game of {game}: {e}")
     return tutorial
 
@@ -327,7 +327,7 @@ def _real_time_fit(match: Match, step: Step) -> list:
     try:
         action = match.state.action_from_json(filled)
         match.state.clone().apply_action(action)
-    except Exception:
+    except (ValueError, TypeError, StatesideError):   # not a move, or not legal now
         return []
     return [action]
 
