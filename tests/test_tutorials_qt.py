@@ -151,13 +151,16 @@ def test_help_learn_to_play_lists_every_tutorial_and_starts_the_chosen_one(windo
 
     def pick(dialog):   # the person picks Ten Days in the list and presses Start
         seen["items"] = [dialog.list.item(i).text() for i in range(dialog.list.count())]
+        seen["first"] = dialog.chosen()
         dialog.list.setCurrentRow(next(i for i, t in enumerate(dialog.tutorials) if t.game == "ten-days"))
         return LearnDialog.Accepted
 
     monkeypatch.setattr(LearnDialog, "exec", pick)
     monkeypatch.setattr(window, "confirm_discard", lambda *_: True)
-    window.learn_to_play()
+    window.open_mode("america")
+    window.learn_to_play("america")
     assert len(seen["items"]) == len(TUTORIALS) and any(i.startswith("10 Days in the USA: ") for i in seen["items"])
+    assert seen["first"].game == "america" and seen["first"].variant is None   # the game on screen first
     run = window.tutorial_run
     assert window.current.game_id == "ten-days" and run is not None and run.box.isVisible()
     assert window.current.match is run.match and window.current.match.seed == run.tutorial.seed

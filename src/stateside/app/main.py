@@ -658,7 +658,9 @@ class MainWindow(QMainWindow):
                 self.notify(f"The tutorials cannot be read: {e}")
                 return
             titles = {g.id: g.title for g in self.games}
-            dialog = LearnDialog(tutorials, titles, self, first=game_id)
+            match = getattr(self.current, "match", None)
+            variant = match.initial_setup.get("variant") if match is not None and self.current.game_id == game_id else None
+            dialog = LearnDialog(tutorials, titles, self, first=game_id, variant=variant)
             if self.modal(dialog.exec) != LearnDialog.Accepted or dialog.chosen() is None:
                 if self.settings is not None and game_id and self.act_learn_offer.isVisible():
                     self.settings.setValue(f"tutorials/{game_id}", True)   # the offer was declined

@@ -377,7 +377,8 @@ def _outline(board, code: str) -> QPainterPath:
 class LearnDialog(QDialog):
     """Help > Learn to play: every game and way to play, each with its tutorial."""
 
-    def __init__(self, tutorials: list[Tutorial], titles: dict[str, str], parent=None, first: str | None = None):
+    def __init__(self, tutorials: list[Tutorial], titles: dict[str, str], parent=None, first: str | None = None,
+                 variant: str | None = None):
         super().__init__(parent)
         self.setWindowTitle("Learn to play")
         self.tutorials = tutorials
@@ -392,7 +393,9 @@ class LearnDialog(QDialog):
             item = QListWidgetItem(f"{titles.get(t.game, t.game)}: {t.title}")
             item.setToolTip(t.summary or t.title)
             self.list.addItem(item)
-        pick = next((i for i, t in enumerate(tutorials) if t.game == first), 0)
+        # the way to play on screen first, else the game's first tutorial
+        pick = next((i for i, t in enumerate(tutorials) if t.game == first and t.variant == variant),
+                    next((i for i, t in enumerate(tutorials) if t.game == first), 0))
         self.list.setCurrentRow(pick)
         self.list.itemActivated.connect(lambda _item: self.accept())
         lay.addWidget(self.list)
