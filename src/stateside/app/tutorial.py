@@ -218,7 +218,9 @@ class TutorialRun(QObject):
                      if isinstance(w, QWidget) and w.isVisible()), None)
         area = QRect(slot.mapTo(self.mode, QPoint(0, 0)), slot.size()) if slot is not None else self.mode.rect()
         lay = self.box.layout()
-        size = QSize(self.box.width(), lay.heightForWidth(self.box.width()) if lay.hasHeightForWidth()
+        lay.activate()
+        w = self.box.width()
+        size = QSize(w, max(lay.totalHeightForWidth(w), lay.totalMinimumSize().height()) if lay.hasHeightForWidth()
                      else self.box.sizeHint().height())
         self.box.resize(size)
         if self.box.dragged:   # the person moved it out of the way: it stays there
