@@ -207,3 +207,20 @@ def test_undo_goes_back_a_step_and_a_new_game_ends_the_tutorial(qtbot, show_mode
     assert run.box.why.isVisible() and len(mode.match.log) == n
     mode.start_game(list(mode.seats))   # Game > New: an ordinary game replaces the tutorial's
     assert run.finished and not run.box.isVisible() and mode.action_guard is None
+
+
+def test_a_broken_tutorial_file_is_named_and_the_others_still_play(window, monkeypatch, tmp_path):
+    import shutil
+
+    from stateside.app.tutorial import LearnDialog
+    from stateside.engine import tutorial as engine_tutorial
+
+    for p in engine_tutorial.tutorials_dir().glob("*.yaml"):
+        shutil.copy(p, tmp_path / p.name)
+    (tmp_path / "america.yaml").write_text("title: A first card\ngame: america\nseed: [1]\n", encoding="utf-8")
+    monkeypatch.setattr(engine_tutorial, "tutorials_dir", lambda: tmp_path)
+    listed = {}
+    monkeypatch.setattr(LearnDialog, "exec", lambda d: listed.setdefault("n", d.list.count()) and LearnDialog.Rejected)
+    window.learn_to_play()
+    assert listed["n"] == len(TUTORIALS) - 1
+    assert any("america.yaml" in n and "\"seed\"" in n for n in window.notices)

@@ -652,10 +652,10 @@ class MainWindow(QMainWindow):
         from stateside.app.tutorial import LearnDialog, TutorialRun, bundled
 
         if tutorial is None:
-            try:
-                tutorials = bundled()
-            except StatesideError as e:
-                self.notify(f"The tutorials cannot be read: {e}")
+            tutorials, problems = bundled()
+            for problem in problems:   # the others still play; the broken file is named
+                self.notify(f"A tutorial cannot be read: {problem}")
+            if not tutorials:
                 return
             titles = {g.id: g.title for g in self.games}
             match = getattr(self.current, "match", None)

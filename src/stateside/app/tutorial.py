@@ -27,7 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from stateside.board.plain import plain_label
-from stateside.engine.tutorial import CHANCE_STEP, Tutorial, all_tutorials, refusal, step_fits
+from stateside.engine.tutorial import CHANCE_STEP, Tutorial, readable_tutorials, refusal, step_fits
+from stateside.errors import IllegalActionError
 
 RING = "#ff7b00"       # the tutorial's own colour: a ring no game uses
 LAYER = "tutorial"
@@ -258,6 +259,11 @@ class TutorialRun(QObject):
             self.box.why.show()
             self._place()
             return why
+        if action != CHANCE_STEP:
+            try:   # an illegal action the mode refuses in its own words; the step still waits
+                state.clone().apply_action(action)
+            except IllegalActionError:
+                return None
         self.done.append(len(self.match.log))
         self.index += 1
         QTimer.singleShot(0, self._after_action)
@@ -413,5 +419,6 @@ class LearnDialog(QDialog):
         return self.tutorials[row] if 0 <= row < len(self.tutorials) else None
 
 
-def bundled() -> list[Tutorial]:
-    return all_tutorials()
+def bundled() -> tuple[list[Tutorial], list[str]]:
+    """The tutorials that load, and what is wrong with those that do not."""
+    return readable_tutorials()

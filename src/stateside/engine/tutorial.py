@@ -333,8 +333,20 @@ def _real_time_fit(match: Match, step: Step) -> list:
 
 
 def all_tutorials() -> list[Tutorial]:
-    """Every bundled tutorial, in the order of the games' list."""
+    """Every bundled tutorial, by file name (DataError for the first broken one)."""
     return [load(p) for p in sorted(tutorials_dir().glob("*.yaml"))]
+
+
+def readable_tutorials() -> tuple[list[Tutorial], list[str]]:
+    """The tutorials that load, and a message for each file that does not (the app lists
+    the others and says which file is broken)."""
+    found, problems = [], []
+    for path in sorted(tutorials_dir().glob("*.yaml")):
+        try:
+            found.append(load(path))
+        except DataError as e:
+            problems.append(str(e))
+    return found, problems
 
 
 def tutorial_for(game: str, variant: str | None = None) -> Tutorial | None:
