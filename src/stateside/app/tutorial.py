@@ -389,7 +389,11 @@ class LearnDialog(QDialog):
                  variant: str | None = None):
         super().__init__(parent)
         self.setWindowTitle("Learn to play")
-        self.tutorials = tutorials
+        # the chooser's order of games (the order of `titles`), each game's ways to play in its own order
+        games = list(titles)
+        self.tutorials = sorted(tutorials, key=lambda t: (
+            games.index(t.game) if t.game in games else len(games), _way_index(t)))
+        tutorials = self.tutorials
         lay = QVBoxLayout(self)
         intro = QLabel("A short first game with a guide: each step says what to do and why, and the game "
                        "goes on against the computer when the steps are done.")
@@ -417,6 +421,13 @@ class LearnDialog(QDialog):
     def chosen(self) -> Tutorial | None:
         row = self.list.currentRow()
         return self.tutorials[row] if 0 <= row < len(self.tutorials) else None
+
+
+def _way_index(tutorial: Tutorial) -> int:
+    from stateside.engine.match import rules_for
+
+    ways = rules_for(tutorial.game).spec.variants
+    return ways.index(tutorial.variant) if tutorial.variant in ways else 0
 
 
 def bundled() -> tuple[list[Tutorial], list[str]]:
