@@ -166,10 +166,16 @@ def test_help_learn_to_play_lists_every_tutorial_and_starts_the_chosen_one(windo
     assert window.current.match is run.match and window.current.match.seed == run.tutorial.seed
 
 
-def test_the_chooser_offers_a_tutorial_until_one_is_taken(window, monkeypatch):
+def test_the_chooser_offers_a_tutorial_until_one_is_taken(qtbot, window, monkeypatch):
     window.open_mode("america")
     offer = window.act_learn_offer
-    assert offer.isVisible() and "America" in offer.text()
+    assert offer.isVisible() and "America" in offer.toolTip()
+    button = window.chooser.widgetForAction(offer)   # it fits in the bar beside the games
+    from stateside.app.main import MINIMUM_SIZE
+
+    window.resize(*MINIMUM_SIZE)   # it fits in the bar beside the games even at the smallest window
+    qtbot.waitUntil(lambda: button.isVisible() and window.chooser.width() <= MINIMUM_SIZE[0], timeout=2000)
+    assert button.geometry().right() <= window.chooser.width()
     window.open_mode("explorer")
     assert not offer.isVisible()   # the map has none
     monkeypatch.setattr(window, "confirm_discard", lambda *_: True)
@@ -182,7 +188,7 @@ def test_the_chooser_offers_a_tutorial_until_one_is_taken(window, monkeypatch):
     window.open_mode("america")
     assert not offer.isVisible()   # taken once: not offered again
     window.open_mode("ten-days")
-    assert offer.isVisible() and "10 Days" in offer.text()
+    assert offer.isVisible() and "10 Days" in offer.toolTip()
 
 
 def test_undo_goes_back_a_step_and_a_new_game_ends_the_tutorial(qtbot, show_mode):

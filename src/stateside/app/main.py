@@ -135,13 +135,18 @@ class MainWindow(QMainWindow):
             "QToolBar#gameChooser QToolButton:disabled { color: #9fb0c8; font-style: italic; }"
         )
         # The first-run offer: shown beside the chooser until a game's tutorial was taken or declined.
-        self.act_learn_offer = QAction("New to this game? Learn to play", self)
+        self.act_learn_offer = QAction("Learn to play\u2026", self)
         self.act_learn_offer.setObjectName("learnOffer")
         self.act_learn_offer.setToolTip("A short guided first game (Help > Learn to play)")
         self.act_learn_offer.triggered.connect(lambda: self.learn_to_play(self.current.game_id if self.current else None))
         self.act_learn_offer.setVisible(False)
         self.chooser.addSeparator()
         self.chooser.addAction(self.act_learn_offer)
+        # An offer, not a game: in the tutorial's orange, outlined.
+        self.chooser.widgetForAction(self.act_learn_offer).setObjectName("learnOffer")
+        self.chooser.setStyleSheet(self.chooser.styleSheet() + (
+            "QToolBar#gameChooser QToolButton#learnOffer { color: #ffb36b; border: 1px solid #ff7b00; }"
+            "QToolBar#gameChooser QToolButton#learnOffer:hover { background: #3a2a1a; }"))
         self.tutorial_run = None   # the tutorial running (stateside.app.tutorial.TutorialRun), if any
         self.addToolBar(self.chooser)   # at the top
         self._build_menus()
@@ -645,7 +650,9 @@ class MainWindow(QMainWindow):
         self.act_learn_offer.setVisible(has)
         if has:
             info = next((g for g in self.games if g.id == mode_id), None)
-            self.act_learn_offer.setText(f"New to {info.title if info else 'this game'}? Learn to play")
+            # short, so that it fits beside the games at the smallest window
+            self.act_learn_offer.setToolTip(f"New to {info.title if info else 'this game'}? "
+                                            "A short guided first game (Help > Learn to play)")
 
     def learn_to_play(self, game_id: str | None = None, tutorial=None) -> None:
         """Help > Learn to play: pick a tutorial (this game's first), open its game and start it."""
