@@ -135,6 +135,20 @@ class MainWindow(QMainWindow):
             # a game whose data is broken (see _check_data): greyed, in italics
             "QToolBar#gameChooser QToolButton:disabled { color: #9fb0c8; font-style: italic; }"
         )
+        # The first-run offer: shown beside the chooser until a game's tutorial was taken or declined.
+        self.act_learn_offer = QAction("Learn to play\u2026", self)
+        self.act_learn_offer.setObjectName("learnOffer")
+        self.act_learn_offer.setToolTip("A short guided first game (Help > Learn to play)")
+        self.act_learn_offer.triggered.connect(lambda: self.learn_to_play(self.current.game_id if self.current else None))
+        self.act_learn_offer.setVisible(False)
+        self.chooser.addSeparator()
+        self.chooser.addAction(self.act_learn_offer)
+        # An offer, not a game: in the tutorial's orange, outlined.
+        self.chooser.widgetForAction(self.act_learn_offer).setObjectName("learnOffer")
+        self.chooser.setStyleSheet(self.chooser.styleSheet() + (
+            "QToolBar#gameChooser QToolButton#learnOffer { color: #ffb36b; border: 1px solid #ff7b00; }"
+            "QToolBar#gameChooser QToolButton#learnOffer:hover { background: #3a2a1a; }"))
+        self.tutorial_run = None   # the tutorial running (stateside.app.tutorial.TutorialRun), if any
         self.addToolBar(self.chooser)   # at the top
         self._build_menus()
         self.statusBar().showMessage("Choose a game in the bar above, or explore the map.")
@@ -176,6 +190,8 @@ class MainWindow(QMainWindow):
         self._build_motion_menu(view)
         helpm = self.menuBar().addMenu("&Help")
         action(helpm, "&Rules of this game", self.show_rules, QKeySequence.HelpContents)
+        self.act_learn = action(helpm, "&Learn to play\u2026", lambda: self.learn_to_play(
+            self.current.game_id if self.current else None), "Ctrl+Shift+L")
         action(helpm, "&About Stateside", self.show_about)
 
     # The computers' pause after a person's move, in which Ctrl+Z takes it back.
@@ -404,6 +420,7 @@ class MainWindow(QMainWindow):
         elif previous is not None:
             self.statusBar().clearMessage()
         self.chooser_actions[mode_id].setChecked(True)
+        self._offer_tutorial(mode_id)
         self._show_mode_menu_actions(mode)
         if self.settings is not None:
             self.settings.setValue("last_mode", mode_id)
@@ -687,6 +704,54 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, dialog, lambda: browser.scrollToAnchor(anchor))
         dialog.browser = browser
         return dialog
+
+    # ------------------------------------------------------------------ tutorials
+    def _offer_tutorial(self, mode_id: str) -> None:
+        """The chooser's offer of a first game with a guide, until this game's was taken or declined."""
+        taken = self.settings is not None and bool(self.settings.value(f"tutorials/{mode_id}", False, type=bool))
+        has = mode_id != EXPLORER.id and self.tutorial_run is None and not taken
+        self.act_learn_offer.setVisible(has)
+        if has:
+            info = next((g for g in self.games if g.id == mode_id), None)
+            # short, so that it fits beside the games at the smallest window
+            self.act_learn_offer.setToolTip(f"New to {info.title if info else 'this game'}? "
+                                            "A short guided first game (Help > Learn to play)")
+
+    def learn_to_play(self, game_id: str | None = None, tutorial=None) -> None:
+        """Help > Learn to play: pick a tutorial (this game's first), open its game and start it."""
+        from stateside.app.tutorial import LearnDialog, TutorialRun, bundled
+
+        if tutorial is None:
+            tutorials, problems = bundled()
+            for problem in problems:   # the others still play; the broken file is named
+                self.notify(f"A tutorial cannot be read: {problem}")
+            if not tutorials:
+                return
+            titles = {g.id: g.title for g in self.games}
+            match = getattr(self.current, "match", None)
+            variant = match.initial_setup.get("variant") if match is not None and self.current.game_id == game_id else None
+            dialog = LearnDialog(tutorials, titles, self, first=game_id, variant=variant)
+            if self.modal(dialog.exec) != LearnDialog.Accepted or dialog.chosen() is None:
+                if self.settings is not None and game_id and self.act_learn_offer.isVisible():
+                    self.settings.setValue(f"tutorials/{game_id}", True)   # the offer was declined
+                    self.act_learn_offer.setVisible(False)
+                return
+            tutorial = dialog.chosen()
+        mode = self.open_mode(tutorial.game)
+        if self.game_in_progress(mode) and not self.confirm_discard("Start the tutorial?"):
+            return
+        if self.tutorial_run is not None:
+            self.tutorial_run.leave(quiet=True)
+        if self.settings is not None:
+            self.settings.setValue(f"tutorials/{tutorial.game}", True)
+        self.current_files.pop(mode.game_id, None)
+        self.tutorial_run = TutorialRun(mode, tutorial, on_end=self._tutorial_ended)
+        self.act_learn_offer.setVisible(False)
+        self.update_title()
+
+    def _tutorial_ended(self, run) -> None:
+        if self.tutorial_run is run:
+            self.tutorial_run = None
 
     def show_about(self) -> None:
         from PySide6.QtWidgets import QMessageBox

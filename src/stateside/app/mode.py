@@ -30,6 +30,9 @@ class GameMode(QWidget):
     game_id: str = ""          # equals the game's GameInfo.id
     title: str = ""
     undo_beat_ms = UNDO_BEAT_MS   # the setting (Game > After your move), for every mode
+    # A tutorial watching this mode (stateside.app.tutorial): called with a person's action
+    # before it is applied; its words refuse it (nothing changes), None lets it in.
+    action_guard = None
 
     status = Signal(str)        # a one-line message for the status bar
     changed = Signal()          # the game changed: the shell refreshes Save/Undo
@@ -101,6 +104,12 @@ class GameMode(QWidget):
 
     def can_undo(self) -> bool:
         return False
+
+    def guard_refusal(self, action) -> str | None:
+        """What a watching tutorial says to a person's action about to go in (None: it may).
+        Every way a person's action is applied asks this first (TurnBasedMode.act, and a
+        mode's own input path such as a spin or a real-time slap)."""
+        return self.action_guard(action) if self.action_guard is not None else None
 
     def undo_refusal(self) -> str | None:
         """Why there is nothing to take back now, for the status bar (None: can_undo)."""

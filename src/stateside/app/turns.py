@@ -502,6 +502,10 @@ class TurnBasedMode(LogLinks, GameMode):
             elif actor >= 0 and actor not in self.people():
                 self.refuse(f"Wait: it is {m.names[actor]}'s turn.")
             return False
+        why = self.guard_refusal(action)
+        if why is not None:   # a tutorial waits for another action: explained, not applied
+            self.refuse(why)
+            return False
         if self.online is not None:
             try:
                 self.game.clone().apply_action(action)   # refused here already if illegal

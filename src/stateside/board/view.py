@@ -301,6 +301,15 @@ class BoardView(QGraphicsView):
                 return item.code
         return None
 
+    def state_shape(self, code: str) -> QPainterPath:
+        """A state's outline in scene coordinates (a copy: for a ring drawn around it)."""
+        return QPainterPath(self._states[code].path())
+
+    def state_tab_rect(self, code: str) -> QRectF | None:
+        """The callout tab of a small eastern state, or None."""
+        tab = self._tabs.get(code)
+        return QRectF(tab.rect) if tab is not None else None
+
     def state_view_point(self, code: str) -> QPointF:
         """The anchor in viewport pixels (for tests and tooltips)."""
         return QPointF(self.mapFromScene(self.state_anchor(code)))

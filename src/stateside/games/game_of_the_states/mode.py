@@ -32,6 +32,7 @@ from stateside.app.turns import ScoreTable, TurnBasedMode
 from stateside.board.plain import button_text, literal, plain_label
 from stateside.board.view import CALLOUT_STATES, TAB_H
 from stateside.engine.match import CHANCE, HUMAN, LogEntry, Match
+from stateside.engine.tutorial import CHANCE_STEP
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.matching import UNKNOWN
 from stateside.games.game_of_the_states.rules import VARIANT_TITLES, VARIANTS, GameOfTheStates
@@ -263,6 +264,8 @@ class GameOfTheStatesMode(TurnBasedMode):
             self.refuse("At an online table the spinner turns by itself.")
         elif not self.is_human_turn():
             self.refuse(f"Wait: {self.game.names[who]} spins.")
+        elif (why := self.guard_refusal(CHANCE_STEP)) is not None:   # a tutorial waits for something else
+            self.refuse(why)
         else:
             self._spin()
 

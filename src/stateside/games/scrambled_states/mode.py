@@ -615,6 +615,11 @@ class ScrambledStatesMode(LogLinks, GameMode):
 
     def _apply(self, action) -> None:
         """A person's action, at the game time the clock has reached."""
+        why = self.guard_refusal(action)
+        if why is not None:   # a tutorial waits for another action: explained, not applied
+            self._say(why)
+            self._update()
+            return
         try:
             self.match.apply(action)
         except IllegalActionError as e:
