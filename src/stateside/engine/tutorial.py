@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from stateside.data.yamlio import read_yaml
 from stateside.engine.match import HUMAN, Match, check_seats, make_player, rules_for
@@ -173,7 +173,7 @@ def tutorials_dir() -> Path:
     return resource("tutorials")
 
 
-def _fail(where: str, what: str):
+def _fail(where: str, what: str) -> NoReturn:
     raise DataError(f"{where}: {what}")
 
 
@@ -197,7 +197,8 @@ def _step(raw: Any, i: int, where: str) -> Step:
     if not isinstance(widget, str):
         _fail(at, "highlight \"widget\" must be a widget's name")
     do = raw.get("do")
-    for label, d in (("do", do), ("wrong's do", (raw.get("wrong") or {}).get("do") if isinstance(raw.get("wrong"), dict) else None)):
+    wrong_do = raw["wrong"].get("do") if isinstance(raw.get("wrong"), dict) else None
+    for label, d in (("do", do), ("wrong's do", wrong_do)):
         if d is not None and not all(isinstance(x, dict) and len(x) == 1 and next(iter(x)) in DO_KINDS
                                      for x in (d if isinstance(d, list) and d else [d])):
             _fail(at, f"\"{label}\" is one of {', '.join(DO_KINDS)} with its argument, e.g. {{click_state: TX}}"
@@ -228,7 +229,7 @@ def parse(data: Any, where: str, tutorial_id: str) -> Tutorial:
         rules = rules_for(game) if isinstance(game, str) else None
     except ValueError:
         rules = None
-    if rules is None:
+    if rules is None or not isinstance(game, str):
         _fail(where, f"\"game\" names no game of this Stateside: {game!r:.40}")
     variant = data.get("variant")
     if rules.spec.variants and variant not in rules.spec.variants:
