@@ -99,6 +99,24 @@ def partition_wildcard(k: int | str) -> str:
     return f"{PREFIX}.p.{k}.t.*.in.*"
 
 
+def partition_of(table: str) -> int:
+    """The partition the server maps a table's intents to: NATS's partition() transform,
+    FNV-1a (32 bits) of the table code, modulo PARTITIONS (tests/test_online_partitions.py
+    holds it against a real server). A referee with a share hosts only codes of its own
+    partitions and hands a join or look for another's table to that table's owner, so a
+    table has one referee from the first join to the end."""
+    h = 0x811C9DC5
+    for byte in table.encode():
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h % PARTITIONS
+
+
+def partition_lobby_subject(k: int, kind: str) -> str:
+    """Where a referee hands a lobby request (join, look) to the owner of partition k
+    (referees only: no guest or seat may publish or subscribe there)."""
+    return f"{PREFIX}.p.{k}.lobby.{kind}"
+
+
 def mapped_intent_subject(table: str, seat: int) -> str:
     """A seat's intent subject after the mapping, whatever its partition."""
     return f"{PREFIX}.p.*.t.{table}.in.{seat}"
@@ -128,6 +146,15 @@ def parse_intent_subject(subject: str) -> tuple[str, int]:
     if len(parts) != 5 or parts[1] != "t" or parts[3] != "in" or not parts[4].isdigit():
         raise ProtocolError(f"not an intent subject: {subject!r}")
     return parts[2], int(parts[4])
+
+
+class Conflict(Exception):
+    """Someone else appended to this game's log first: reload it and think again."""
+
+
+def refusal(reason: str, intent_id: str = "") -> dict:
+    """The message that refuses an intent, with the reason the seat reads."""
+    return {"type": "refused", "id": intent_id, "reason": reason}
 
 
 def new_table_code() -> str:

@@ -25,6 +25,7 @@ from stateside.engine.match import HUMAN, MAX_NAME, Match, chance_rng, check_sea
 from stateside.engine.protocol import CHANCE, SIMULTANEOUS, TERMINAL
 from stateside.errors import IllegalActionError, SaveError
 from stateside.online import protocol as P
+from stateside.online.protocol import Conflict
 from stateside.online.realtime import RealTimeTable, owner_subject, void_interrupted_round
 from stateside.online.visibility import entry_views
 
@@ -36,10 +37,6 @@ WRONG_LAST_SEQUENCE = 10071     # JetStream's error code for a failed conditiona
 TRANSIENT = (nats.errors.TimeoutError, nats.errors.NoRespondersError, nats.errors.ConnectionReconnectingError,
              nats.errors.ConnectionClosedError, NoStreamResponseError, asyncio.TimeoutError)
 PATIENCE_S = 30.0
-
-
-class Conflict(Exception):
-    """Someone else appended to this game's log first: reload it and think again."""
 
 
 class TableClosed(Exception):
@@ -111,8 +108,9 @@ class Table:
         return not self.ended and self.n == 0 and self.status == "lobby"
 
 
-def _refusal(reason: str, intent_id: str = "") -> dict:
-    return {"type": "refused", "id": intent_id, "reason": reason}
+_refusal = P.refusal
+LOG_BATCH = 1024          # records per read of a log (JetStream's batched direct get)
+RESUME_AT_ONCE = 16       # tables a starting referee reads from the log at once
 
 
 class Referee:
@@ -137,7 +135,8 @@ class Referee:
         self._tasks: set[asyncio.Task] = set()
         self._locks: dict[str, asyncio.Lock] = {}
         self.realtime: dict[str, RealTimeTable] = {}    # the real-time tables this referee drives
-        self.stats = {"appends": 0, "conflicts": 0, "refusals": 0, "retries": 0, "dropped": 0, "closed": 0}
+        self.stats = {"appends": 0, "conflicts": 0, "refusals": 0, "retries": 0, "dropped": 0, "closed": 0,
+                      "handed": 0}
         self.limits = limits or Limits()
         self._lobby_rate = (P.RateLimit(*self.limits.lobby_per_connection),
                             P.RateLimit(*self.limits.lobby_per_address))
@@ -150,15 +149,22 @@ class Referee:
         self.nc = await connect_referee(self.url, name=self.name, **self.connect_options)
         self.js = self.nc.jetstream(timeout=5)
         try:
-            await self._patiently(lambda: self.js.stream_info(P.LOG_STREAM))
+            info = await self._patiently(lambda: self.js.stream_info(P.LOG_STREAM))
+            if not info.config.allow_direct:   # a log made before batched reads: allow them now
+                info.config.allow_direct = True
+                await self._patiently(lambda: self.js.update_stream(info.config))
         except NotFoundError:
             await self._patiently(lambda: self.js.add_stream(api.StreamConfig(
                 name=P.LOG_STREAM, subjects=[P.LOG_SUBJECTS], storage=api.StorageType.FILE,
                 num_replicas=self.replicas, duplicate_window=120.0,
-                max_msg_size=P.MAX_SERVER_PAYLOAD)))
+                max_msg_size=P.MAX_SERVER_PAYLOAD, allow_direct=True)))
+        # The replies to batched reads of the log, each read under a token of its own.
+        self._reads: dict[str, asyncio.Queue] = {}
+        self._read_inbox = self.nc.new_inbox()
+        self._subs.append(await self.nc.subscribe(f"{self._read_inbox}.*", cb=self._on_read_reply))
         # A flood beyond these is dropped by the client library (a slow consumer), not held in memory.
         pending = {"pending_msgs_limit": 50_000, "pending_bytes_limit": 64 * 1024 * 1024}
-        self._subs = [
+        self._subs += [
             await self.nc.subscribe(P.LOBBY_HOST, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_host), **pending),
             await self.nc.subscribe(P.LOBBY_JOIN, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_join), **pending),
             await self.nc.subscribe(P.LOBBY_LOOK, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_look), **pending),
@@ -169,8 +175,13 @@ class Referee:
                                                           cb=self._on_intent_arrival, **pending))
         else:   # our partitions; a second referee with the same share stands by in each queue
             for k in P.share_partitions(self.share):
-                self._subs.append(await self.nc.subscribe(P.partition_wildcard(k), queue=f"{P.REFEREE_QUEUE}.p{k}",
+                queue = f"{P.REFEREE_QUEUE}.p{k}"
+                self._subs.append(await self.nc.subscribe(P.partition_wildcard(k), queue=queue,
                                                           cb=self._on_intent_arrival, **pending))
+                # joins and looks for our tables, handed over by the referee that got them
+                for kind, handler in (("join", self._on_join), ("look", self._on_look)):
+                    self._subs.append(await self.nc.subscribe(
+                        P.partition_lobby_subject(k, kind), queue=queue, cb=self._handed(handler), **pending))
         await self.resume_all()
         self._background(self._sweep_forever())
 
@@ -193,15 +204,47 @@ class Referee:
         task.add_done_callback(self._tasks.discard)
         return task
 
+    def owns(self, code: str) -> bool:
+        """Whether this referee serves the table (every table without a share)."""
+        return self.share is None or P.partition_of(code) % self.share[1] == self.share[0] - 1
+
     def _lobby_guard(self, handler):
         """A lobby request, limited per guest before it costs anything more: each gets its
-        own task (tables proceed in parallel; each table's FIFO lock keeps its order)."""
+        own task (tables proceed in parallel; each table's FIFO lock keeps its order). A
+        join or look for a table of another referee's share goes to that referee as it
+        came (its reply address and the server's header naming the guest kept)."""
         async def cb(msg):
             guest = guest_of(msg)
             if guest and not (self._lobby_rate[0].allow(guest[0]) and self._lobby_rate[1].allow(guest[1])):
                 self.stats["dropped"] += 1
                 return   # a guest over its rate hears nothing: answering would cost as much
+            if self.share is not None and handler in (self._on_join, self._on_look):
+                code = _table_of(msg.data)
+                if code is not None and not self.owns(code):
+                    kind = "join" if handler == self._on_join else "look"
+                    self.stats["handed"] += 1
+                    self._background(self._guard(lambda m: self._hand_over(m, code, kind), msg))
+                    return
             self._background(self._guard(lambda m: handler(m, guest), msg))
+        return cb
+
+    async def _hand_over(self, msg, code: str, kind: str) -> None:
+        """Ask the table's owner (the server answers a guest's request only from the
+        connection it reached) and pass its sealed reply on."""
+        try:
+            reply = await self.nc.request(P.partition_lobby_subject(P.partition_of(code), kind), msg.data,
+                                          timeout=8.0, headers=msg.headers)
+            payload = reply.data
+        except (nats.errors.NoRespondersError, nats.errors.TimeoutError):
+            payload = P.encode({"type": "reply", "ok": False,
+                                "reason": f"the referee of table {code} is not answering; try again later"})
+        if msg.reply:
+            await self.nc.publish(msg.reply, payload)
+
+    def _handed(self, handler):
+        """A lobby request another referee handed us (its guest's rate already counted there)."""
+        async def cb(msg):
+            self._background(self._guard(lambda m: handler(m, guest_of(m)), msg))
         return cb
 
     async def _guard(self, handler, msg):
@@ -235,6 +278,25 @@ class Referee:
                         await self._close(table, f"nobody started the game within {minutes} minutes of hosting")
             elif table.ended and code not in self.realtime:
                 self.tables.pop(code, None)
+
+    # --- what a real-time table asks of its referee (realtime.TableHost) ---------------------
+    def lock_for(self, code: str) -> asyncio.Lock:
+        return self._lock_for(code)
+
+    def background(self, coro) -> asyncio.Task:
+        return self._background(coro)
+
+    async def append(self, table: Table, record: dict) -> None:
+        await self._append(table, record)
+
+    async def commit(self, table: Table, action, text: str | None = None) -> dict:
+        return await self._commit(table, action, text)
+
+    def next_automatic(self, table: Table):
+        return self._next_automatic(table)
+
+    async def end(self, table: Table) -> None:
+        await self._end(table)
 
     # --- the log ------------------------------------------------------------------------
     async def _append(self, table: Table, record: dict) -> None:
@@ -273,16 +335,42 @@ class Referee:
             await asyncio.sleep(0.2)
 
     async def _read_log(self, code: str, after: int = 0) -> list[tuple[int, dict]]:
-        """The log's records with a stream sequence above `after`."""
+        """The log's records with a stream sequence above `after`, LOG_BATCH to a round trip
+        (JetStream's batched direct get: one request, the records, then an end-of-batch)."""
         subject, out, seq = P.log_subject(code), [], after + 1
         while True:
-            try:
-                raw = await self._patiently(lambda: self.js.get_msg(P.LOG_STREAM, seq=seq, subject=subject,
-                                                                     next=True))
-            except NotFoundError:
+            batch = await self._patiently(lambda: self._read_batch(subject, seq))
+            out.extend(batch)
+            if len(batch) < LOG_BATCH:
                 return out
-            out.append((raw.seq, json.loads(raw.data)))
-            seq = raw.seq + 1
+            seq = batch[-1][0] + 1
+
+    async def _read_batch(self, subject: str, seq: int) -> list[tuple[int, dict]]:
+        token = secrets.token_hex(6)
+        queue = self._reads[token] = asyncio.Queue()
+        try:
+            await self.nc.publish(f"$JS.API.DIRECT.GET.{P.LOG_STREAM}",
+                                  json.dumps({"seq": seq, "next_by_subj": subject, "batch": LOG_BATCH}).encode(),
+                                  reply=f"{self._read_inbox}.{token}")
+            out = []
+            while True:
+                msg = await asyncio.wait_for(queue.get(), 5.0)
+                status = (msg.headers or {}).get("Status")
+                if status is None:
+                    out.append((int(msg.headers["Nats-Sequence"]), json.loads(msg.data)))
+                elif status in ("204", "404"):   # the end of the batch; nothing (more) there
+                    return out
+                elif status == "503":            # no leader just now: _patiently tries again
+                    raise ServiceUnavailableError(code=503, description="no leader for the log")
+                else:
+                    raise APIError(code=int(status), description=(msg.headers or {}).get(api.Header.DESCRIPTION, ""))
+        finally:
+            del self._reads[token]
+
+    async def _on_read_reply(self, msg) -> None:
+        queue = self._reads.get(msg.subject.rsplit(".", 1)[-1])
+        if queue is not None:
+            queue.put_nowait(msg)
 
     async def load(self, code: str) -> Table | None:
         """The table as its log says (None when there is no such table). A table already
@@ -339,14 +427,19 @@ class Referee:
             info = await self._patiently(lambda: self.js.stream_info(P.LOG_STREAM, subjects_filter=P.LOG_SUBJECTS))
         except NotFoundError:
             return
-        for subject in sorted((info.state.subjects or {}).keys()):
+        gate = asyncio.Semaphore(RESUME_AT_ONCE)   # several at once: each read is mostly waiting
+
+        async def resume(subject):
             code = subject.rsplit(".", 1)[-1]
-            try:
-                await self._resume(subject, code)
-            except asyncio.CancelledError:
-                raise
-            except Exception:   # one table's log must never stop a referee from starting
-                log.exception("referee: table %s could not be resumed", code)
+            async with gate:
+                try:
+                    await self._resume(subject, code)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:   # one table's log must never stop a referee from starting
+                    log.exception("referee: table %s could not be resumed", code)
+        await asyncio.gather(*(resume(s) for s in sorted((info.state.subjects or {}).keys())
+                               if self.owns(s.rsplit(".", 1)[-1])))
 
     async def _resume(self, subject: str, code: str) -> None:
         last = await self._patiently(lambda: self.js.get_last_msg(P.LOG_STREAM, subject))
@@ -620,6 +713,8 @@ class Referee:
             return {"type": "closed", "table": code, "reason": table.closed}
         if "seat" in intent and intent["seat"] != seat:
             return _refusal(f"you are seat {seat}; you cannot act for seat {intent['seat']}", iid)
+        if seat not in table.joined:   # seated by another referee meanwhile? the log says
+            table = await self.load(code)
         if seat not in table.joined:
             return _refusal(f"seat {seat} of table {code} has not been taken", iid)
         if intent["type"] == "leave":
@@ -772,8 +867,10 @@ class Referee:
             raise P.ProtocolError(f"{game} online needs timed rounds (round_limit_ms above 0)")
         match = new_match(rules, seats, seed, setup)
         salt = secrets.token_hex(16)
-        for _ in range(20):
+        for _ in range(20 * (self.share[1] if self.share else 1)):
             code = P.new_table_code()
+            if not self.owns(code):
+                continue   # a table of ours from the start: its intents come to us
             table = Table(code, match, salt, P.seed_commitment(seed, salt), created=time.time(), host=guest)
             record = {"type": "table", "game": match.game_id, "setup": setup, "seats": seats, "seed": seed,
                       "salt": salt, "commitment": table.commitment, "created": table.created, "host": list(guest)}
@@ -876,6 +973,14 @@ class Referee:
                 body["end"] = self._end_message(table)
             return body, None
         await self._lobby_request(msg, handle)
+
+
+def _table_of(data: bytes) -> str | None:
+    """The table code a lobby request names (None when it names none: refused where it came)."""
+    try:
+        return P.check_code(P.decode(data, P.MAX_LOBBY_BYTES, "the request").get("table"))
+    except (P.ProtocolError, ValueError):
+        return None
 
 
 def guest_of(msg) -> tuple:

@@ -164,12 +164,18 @@ def render_config(host: str, port: int, data_dir: Path, referee_pw: str, seats: 
 
 class ConfigAuthorizer:
     """Issues seats' credentials by rewriting DATA/nats.conf and asking the server to
-    reload it (SIGHUP). Existing connections stay up across a reload."""
+    reload it (SIGHUP). Existing connections stay up across a reload.
+
+    Seats asked for at about the same moment share one rewrite and one reload (the server
+    re-reads every user at each, so one per seat grew with the number of seats: 200 ms a
+    join at 400 seats). Several referee processes may share DATA: each rewrite holds a
+    lock on DATA/seats.lock, so that none loses another's seats."""
 
     def __init__(self, data_dir: Path, host: str, port: int, pid: int | None):
         self.data_dir = Path(data_dir)
         self.host, self.port, self.pid = host, port, pid
         self._lock = asyncio.Lock()
+        self._pending: list = []   # (change to the seats, future) waiting for the next rewrite
 
     @property
     def seats_path(self) -> Path:
@@ -191,29 +197,48 @@ class ConfigAuthorizer:
         """A new user and password for one seat of one table, live once this returns."""
         user = f"{table}-{seat}-{secrets.token_hex(3)}"
         password = secrets.token_hex(16)
-        async with self._lock:
-            seats = self.seats()
-            seats[user] = {"table": table, "seat": seat, "password": password, "issued": int(time.time())}
-            _write_private(self.seats_path, json.dumps(seats))
-            self.write_config(seats)
-            self.reload()
+        entry = {"table": table, "seat": seat, "password": password, "issued": int(time.time())}
+        await self._change(lambda seats: seats.__setitem__(user, entry))
         return user, password
 
     async def revoke_table(self, table: str) -> None:
         """Every credential of a table (its game is over): refused from the reload on."""
-        await self._revoke(lambda u, e: e.get("table") == table)
+        await self._change(lambda seats: [seats.pop(u) for u, e in list(seats.items()) if e.get("table") == table])
 
     async def revoke_user(self, user: str) -> None:
         """One seat's credentials (the seat left): refused from the reload on; the server
         also closes a connection still open with them."""
-        await self._revoke(lambda u, e: u == user)
+        await self._change(lambda seats: seats.pop(user, None))
 
-    async def _revoke(self, gone) -> None:
+    async def _change(self, change) -> None:
+        """Apply `change` to the seats with whatever else is pending, in one rewrite."""
+        done = asyncio.get_running_loop().create_future()
+        self._pending.append((change, done))
         async with self._lock:
+            if not done.done():   # else a rewrite while we waited for the lock took ours too
+                batch, self._pending = self._pending, []
+                try:
+                    await asyncio.to_thread(self._rewrite, [c for c, _ in batch])
+                except BaseException as e:
+                    for _, f in batch:
+                        if not f.done():
+                            f.set_exception(e)
+                    raise
+                for _, f in batch:
+                    if not f.done():
+                        f.set_result(None)
+        await done
+
+    def _rewrite(self, changes: list) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.data_dir / "seats.lock", "a") as lock:
+            _lock_file(lock)
             before = self.seats()
-            seats = {u: e for u, e in before.items() if not gone(u, e)}
-            if len(seats) == len(before):
-                return   # nothing to revoke (another referee did it): no needless reload
+            seats = dict(before)
+            for change in changes:
+                change(seats)
+            if seats == before:
+                return   # nothing to do (another referee revoked them already): no needless reload
             _write_private(self.seats_path, json.dumps(seats))
             self.write_config(seats)
             self.reload()
@@ -227,6 +252,15 @@ class ConfigAuthorizer:
             exe = find_nats_server()
             if exe:
                 subprocess.run([exe, "--signal", f"reload={self.pid}"], check=False, timeout=10)
+
+
+def _lock_file(f) -> None:
+    """An exclusive lock on an open file, released when it is closed (none on Windows)."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    fcntl.flock(f.fileno(), fcntl.LOCK_EX)
 
 
 class NatsServer:
