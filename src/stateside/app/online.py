@@ -116,8 +116,9 @@ class OnlineSession(QObject):
         mine = kinds.index("you")
         self._submit(self._host_and_join(game, seats, names, options or {}, seed, mine))
 
-    def join(self, code: str) -> None:
-        self._submit(self._join(code.strip().upper(), None))
+    def join(self, code: str, name: str | None = None) -> None:
+        """Take a free seat at the table, as `name` (the name the host gave if None)."""
+        self._submit(self._join(code.strip().upper(), None, name))
 
     def send(self, action_json, **fields) -> None:
         """Our move. In a turn game it is sent when the game is at our turn (moves queue up:
@@ -226,10 +227,10 @@ class OnlineSession(QObject):
         host = await C.host_table(self.guest, game, seats, names, options, seed=seed)
         await self._join(host["table"], mine)
 
-    async def _join(self, code: str, seat: int | None) -> None:
+    async def _join(self, code: str, seat: int | None, name: str | None = None) -> None:
         from stateside.online import client as C
 
-        creds = await C.join_table(self.guest, code, seat)
+        creds = await C.join_table(self.guest, code, seat, name)
         self.table, self.seat, self.game = creds["table"], creds["seat"], creds["game"]
         self.real_time = _is_real_time(self.game)
         self._wake = asyncio.Event()
@@ -434,6 +435,35 @@ class OnlineDialog(QDialog):
         self.game.currentIndexChanged.connect(self._game_changed)
         self.count.valueChanged.connect(self._count_changed)
         self._game_changed()
+        self._recall()
+
+    # What the dialog remembers between uses (the window's settings file): name, server, game.
+    _REMEMBERED = ("online/name", "online/server", "online/game")
+
+    def _settings(self):
+        return getattr(self.parent(), "settings", None)
+
+    def _recall(self) -> None:
+        settings = self._settings()
+        if settings is None:
+            return
+        name, server, game = (settings.value(k) for k in self._REMEMBERED)
+        if isinstance(name, str) and name.strip():
+            self.name.setText(name[:self.name.maxLength()])
+        if isinstance(server, str) and server.strip():
+            self.server.setText(server)
+        at = self.game.findData(game) if isinstance(game, str) else -1
+        if at >= 0:
+            self.game.setCurrentIndex(at)
+
+    def remember(self) -> None:
+        settings = self._settings()
+        if settings is None:
+            return
+        for key, value in zip(self._REMEMBERED, (self.name.text().strip(), self.server.text().strip(),
+                                                 self.game.currentData())):
+            if value:
+                settings.setValue(key, value)
 
     def _game_changed(self) -> None:
         i = self.game.currentIndex()
@@ -492,11 +522,13 @@ class OnlineDialog(QDialog):
                 names.append(f"Computer {computers}")
         options = {"variant": self.variant.currentData()} if self.variant.count() else {}
         self._busy("Opening a table\u2026")
+        self.remember()
         self._session().host(self.game.currentData(), kinds, names, options)
 
     def _join(self) -> None:
         self._busy("Joining\u2026")
-        self._session().join(self.code.text())
+        self.remember()
+        self._session().join(self.code.text(), self.name.text().strip() or None)
 
     def _busy(self, text: str) -> None:
         self.message.setStyleSheet("color: #444;")
@@ -628,6 +660,21 @@ def attach_session(window, session: OnlineSession):
     # The mode leaves (so its screen goes back to the game it had) only if it still drives this session.
     session.leave_action.triggered.connect(lambda: mode.leave_online() if mode.online is session else session.leave())
     return mode
+
+
+def presence_note(view: dict) -> str:
+    """Who is missing at a table that waits, in words for its banner: "Gil left; the table
+    waits. Share code K7QX3M" (the names the players chose; the host's for a seat never taken)."""
+    info = view.get("info") or {}
+    names = (info.get("setup") or {}).get("players", [])
+    seats = info.get("seats", [])
+    joined = {int(k) for k in (info.get("joined") or {})}
+    away = [str(names[s]) if s < len(names) else f"Seat {s + 1}"
+            for s, kind in enumerate(seats) if kind == "human" and s not in joined]
+    if not away:
+        return ""
+    who = away[0] if len(away) == 1 else ", ".join(away[:-1]) + " and " + away[-1]
+    return f"{who} left; the table waits. Share code {view.get('table')}"
 
 
 def _is_real_time(game: str) -> bool:

@@ -82,11 +82,15 @@ async def host_table(guest_url: str, game: str, seats: list[str], names: list[st
     return await _lobby(guest_url, P.LOBBY_HOST, body)
 
 
-async def join_table(guest_url: str, code: str, seat: int | None = None) -> dict:
-    """Take a seat: {"table", "seat", "user", "password", ...}."""
+async def join_table(guest_url: str, code: str, seat: int | None = None, name: str | None = None) -> dict:
+    """Take a seat, as `name` (before the game starts the seat's player is called so;
+    None keeps the name the host gave): {"table", "seat", "user", "password", ...}."""
+    body = {"type": "join", "table": code, "seat": seat}
+    if name is not None:
+        body["name"] = name
     for attempt in range(3):   # two referees seating two players at once: one is told to retry
         try:
-            return await _lobby(guest_url, P.LOBBY_JOIN, {"type": "join", "table": code, "seat": seat})
+            return await _lobby(guest_url, P.LOBBY_JOIN, body)
         except OnlineError as e:
             if "try again" not in str(e) or attempt == 2:
                 raise
@@ -251,17 +255,15 @@ class SeatClient:
             self._take_state(m)
             if m.get("end"):
                 self.end = m["end"]
-        elif kind == "update":
-            entry = m.get("entry")
-            if entry is not None:
+        elif kind == "update":   # a turn's entries (its action and what it brought), then our state
+            news = m.get("entries") or ([m["entry"]] if m.get("entry") is not None else [])
+            for entry in news:
                 if entry["n"] == self.n:
                     self.entries.append(entry)
                 elif entry["n"] > self.n:   # we missed something: catch up from the log
                     await self.sync()
                     return
-                else:
-                    return   # already had it (a sync overtook it)
-            if m["n"] == self.n:
+            if m["n"] == self.n:   # (entries we had already, from a sync that overtook them, are skipped)
                 self._take_state(m)
         elif kind == "end":
             self.end = m

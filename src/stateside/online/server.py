@@ -213,20 +213,24 @@ class ConfigAuthorizer:
     async def _change(self, change) -> None:
         """Apply `change` to the seats with whatever else is pending, in one rewrite."""
         done = asyncio.get_running_loop().create_future()
+        done.add_done_callback(lambda f: f.cancelled() or f.exception())   # (a caller gone: no warning)
         self._pending.append((change, done))
         async with self._lock:
             if not done.done():   # else a rewrite while we waited for the lock took ours too
                 batch, self._pending = self._pending, []
-                try:
-                    await asyncio.to_thread(self._rewrite, [c for c, _ in batch])
-                except BaseException as e:
+                work = asyncio.ensure_future(asyncio.to_thread(self._rewrite, [c for c, _ in batch]))
+
+                def settle(w, batch=batch):
                     for _, f in batch:
                         if not f.done():
-                            f.set_exception(e)
-                    raise
-                for _, f in batch:
-                    if not f.done():
-                        f.set_result(None)
+                            if w.cancelled() or w.exception() is None:
+                                f.set_result(None)
+                            else:
+                                f.set_exception(w.exception())
+                work.add_done_callback(settle)
+                # A caller cancelled meanwhile does not stop the rewrite (a thread cannot be
+                # stopped) nor leave the others of its batch waiting: they hear when it ends.
+                await asyncio.shield(work)
         await done
 
     def _rewrite(self, changes: list) -> None:
@@ -374,7 +378,7 @@ async def _watch(server: NatsServer, every_s: float = 0.5) -> None:
 async def run_server(host: str, port: int, data_dir: Path | None, nats_url: str | None,
                      auth_dir: Path | None = None, server_pid: int | None = None, replicas: int = 1,
                      ready=None, stop_event: asyncio.Event | None = None,
-                     share: tuple[int, int] | None = None, limits=None) -> None:
+                     share: tuple[int, int] | None = None, limits=None, watch_pauses: bool = False) -> None:
     """`stateside server`: start nats-server (unless nats_url is given) and a referee,
     until stopped (stop_event), or until nats-server dies (ServerError). With nats_url,
     only a referee runs, against an existing server; an address it cannot reach raises
@@ -394,7 +398,8 @@ async def run_server(host: str, port: int, data_dir: Path | None, nats_url: str 
                 raise ServerError(f"{Path(auth_dir) / 'server.json'}: missing; --auth-dir must be the --data "
                                   "folder of a running `stateside server`")
             authorizer = ConfigAuthorizer(auth_dir, where["host"], int(where["port"]), server_pid)
-    referee = Referee(url, authorizer=authorizer, replicas=replicas, share=share, limits=limits)
+    referee = Referee(url, authorizer=authorizer, replicas=replicas, share=share, limits=limits,
+                      freeze_gc=True, watch_pauses=watch_pauses)
     waits = [asyncio.ensure_future(stop_event.wait() if stop_event is not None else asyncio.Event().wait())]
     if server is not None:
         waits.append(asyncio.ensure_future(_watch(server)))
@@ -441,7 +446,10 @@ def _referee_only(argv: list[str] | None = None) -> int:
     if has_password(args.nats):
         parser.error(PASSWORD_ON_COMMAND_LINE)
 
+    running = []
+
     def ready(_server, referee):
+        running.append(referee)
         print(f"referee {referee.name} ready (share {args.share or 'all'})", flush=True)
 
     async def main():
@@ -455,7 +463,7 @@ def _referee_only(argv: list[str] | None = None) -> int:
 
         await run_server("127.0.0.1", 0, None, args.nats, Path(args.auth_dir) if args.auth_dir else None,
                          args.server_pid, args.replicas, ready=ready, stop_event=stop, share=share,
-                         limits=Limits.generous() if args.load_test else None)
+                         limits=Limits.generous() if args.load_test else None, watch_pauses=args.load_test)
 
     try:
         asyncio.run(main())
@@ -464,6 +472,9 @@ def _referee_only(argv: list[str] | None = None) -> int:
     except (ServerError, OSError) as e:
         print(f"referee: {e}", file=sys.stderr)
         return 1
+    finally:
+        if args.load_test and running:   # what a benchmark reads: appends, conflicts, the longest pause
+            print("referee stats " + json.dumps(running[0].stats), flush=True)
     return 0
 
 

@@ -1,0 +1,99 @@
+"""The manners of an online table (issue 23, item 4), with a real nats-server and
+referee: the joiner's own name is the seat's name at every screen; a screen sees the
+other player leave ("Gil left; the table waits. Share code ...") and come back; New game
+at a table asks before leaving it; the online dialog remembers name, server and game."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMessageBox
+
+nats = pytest.importorskip("nats", reason="online play needs nats-py (pip install '.[online]')")
+
+from stateside.app.online import OnlineDialog, OnlineSession, online_games, presence_note  # noqa: E402
+from stateside.games.ten_days.mode import TenDaysMode  # noqa: E402
+from stateside.online.server import find_nats_server  # noqa: E402
+from online_support import server  # noqa: E402,F401  (server: a fixture)
+
+pytestmark = pytest.mark.skipif(find_nats_server() is None,
+                                reason="nats-server is not installed (pip install '.[online]')")
+
+
+def host_and_join(qtbot, a, server, joiner="Gil"):
+    sa = OnlineSession(f"127.0.0.1:{server.port}", a, poll_ms=5)
+    other = OnlineSession(f"127.0.0.1:{server.port}", poll_ms=5)
+    sa.host("ten-days", ["you", "human"], ["Ann", "Player 2"], {}, seed=3)
+    qtbot.waitUntil(lambda: sa.table is not None, timeout=10000)
+    a.attach_online(sa)
+    other.join(sa.table, joiner)
+    qtbot.waitUntil(lambda: other.table is not None, timeout=10000)
+    qtbot.waitUntil(lambda: a._online_started and a.is_human_turn(), timeout=10000)   # the table's game, at Ann's turn
+    return sa, other
+
+
+def test_the_joiners_name_and_a_seat_that_leaves_and_comes_back(qtbot, show_mode, server):
+    a = show_mode(TenDaysMode)
+    sa, other = host_and_join(qtbot, a, server)
+    code = sa.table
+    # the name Gil typed, not the host's "Player 2": in the host's game and its words
+    assert a.match.names == ["Ann", "Gil"]
+    other.leave()
+    expected = f"Gil left; the table waits. Share code {code}"
+    qtbot.waitUntil(lambda: a.online_note == expected, timeout=10000)
+    assert expected in a.banner.text()
+    back = OnlineSession(f"127.0.0.1:{server.port}", poll_ms=5)
+    back.join(code, "Gil")
+    qtbot.waitUntil(lambda: a.online_note == "", timeout=10000)
+    assert back.seat == 1
+    back.close()
+    a.leave_online()
+
+
+def test_presence_note_names_everyone_awaited():
+    view = {"table": "K7QX3M", "info": {"setup": {"players": ["Ann", "Gil", "Bo"]},
+                                        "seats": ["human", "human", "human"], "joined": {"0": "Ann"}}}
+    assert presence_note(view) == "Gil and Bo left; the table waits. Share code K7QX3M"
+    view["info"]["joined"] = {"0": "Ann", "1": "Gil", "2": "Bo"}
+    assert presence_note(view) == ""
+
+
+def test_new_game_at_an_online_table_asks_before_leaving_it(qtbot, server, monkeypatch):
+    from stateside.app.main import MainWindow
+
+    window = MainWindow(persist=False)
+    qtbot.addWidget(window)
+    a = window.open_mode("ten-days")
+    window.current = a
+    sa, other = host_and_join(qtbot, a, server)
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *args, **kw: asked.append(args[2]) or QMessageBox.No)
+    window.new_game()
+    assert a.online is sa and len(asked) == 1 and sa.table in asked[0]   # No: still at the table
+    monkeypatch.setattr(a, "new_game", lambda: None)   # (the setup screen itself is not under test)
+    monkeypatch.setattr(QMessageBox, "question", lambda *args, **kw: QMessageBox.Yes)
+    window.new_game()
+    assert a.online is None
+    other.close()
+
+
+def test_the_online_dialog_remembers_name_server_and_game(qtbot, tmp_path):
+    from PySide6.QtWidgets import QWidget
+
+    class Window(QWidget):
+        def __init__(self):
+            super().__init__()
+            from stateside.games import discover_games
+            self.games = discover_games()
+            self.settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+
+    window = Window()
+    qtbot.addWidget(window)
+    games = online_games(window)
+    first = OnlineDialog(games, window)
+    first.name.setText("Gil")
+    first.server.setText("nats://example.org:4222")
+    first.game.setCurrentIndex(first.game.findData("carcassonne"))
+    first.remember()
+    again = OnlineDialog(games, window)
+    assert (again.name.text(), again.server.text(), again.game.currentData()) == \
+        ("Gil", "nats://example.org:4222", "carcassonne")
