@@ -97,3 +97,25 @@ def test_the_online_dialog_remembers_name_server_and_game(qtbot, tmp_path):
     again = OnlineDialog(games, window)
     assert (again.name.text(), again.server.text(), again.game.currentData()) == \
         ("Gil", "nats://example.org:4222", "carcassonne")
+
+
+def test_the_join_tab_lists_the_servers_public_tables(qtbot, server):
+    import asyncio
+
+    from stateside.online import client as C
+
+    open_table = asyncio.run(C.host_table(server.guest_url(), "ten-days", ["human", "human"], ["Ann", "Bo"],
+                                          public=True))
+    hidden = asyncio.run(C.host_table(server.guest_url(), "ten-days", ["human", "human"]))
+    games = [g for g in online_games(type("W", (), {"games": __import__("stateside.games").games.discover_games()})())]
+    dialog = OnlineDialog(games)
+    qtbot.addWidget(dialog)
+    dialog.server.setText(f"127.0.0.1:{server.port}")
+    dialog.refresh_tables()
+    qtbot.waitUntil(lambda: dialog.refresh_button.isEnabled() and dialog.open_tables.count() > 0
+                    and "Looking" not in dialog.open_tables.item(0).text(), timeout=10000)
+    texts = [dialog.open_tables.item(i).text() for i in range(dialog.open_tables.count())]
+    assert texts == [f"{open_table['table']}  10 Days in the USA: Ann, Bo \u2014 2 seat(s) free"]
+    assert hidden["table"] not in " ".join(texts)
+    dialog.open_tables.setCurrentRow(0)
+    assert dialog.code.text() == open_table["table"]

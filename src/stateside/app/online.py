@@ -22,8 +22,8 @@ from contextlib import contextmanager
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton,
-    QSpinBox, QStackedWidget, QTabWidget, QVBoxLayout, QWidget,
+    QCheckBox, QComboBox, QDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+    QMessageBox, QPushButton, QSpinBox, QStackedWidget, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from stateside.board.plain import literal, plain_label
@@ -110,11 +110,12 @@ class OnlineSession(QObject):
 
     # --- from the GUI thread --------------------------------------------------------
     def host(self, game: str, kinds: list[str], names: list[str], options: dict | None = None,
-             seed: int | None = None) -> None:
-        """Open a table: kinds are "you", "human" or "ai:<level>", exactly one "you"."""
+             seed: int | None = None, public: bool = False) -> None:
+        """Open a table: kinds are "you", "human" or "ai:<level>", exactly one "you"; a
+        public table is listed in the lobby and spectators may watch it."""
         seats = ["human" if k in ("you", "human") else k for k in kinds]
         mine = kinds.index("you")
-        self._submit(self._host_and_join(game, seats, names, options or {}, seed, mine))
+        self._submit(self._host_and_join(game, seats, names, options or {}, seed, mine, public))
 
     def join(self, code: str, name: str | None = None) -> None:
         """Take a free seat at the table, as `name` (the name the host gave if None)."""
@@ -221,10 +222,10 @@ class OnlineSession(QObject):
         except Exception as e:   # nats-py's own errors (no servers, authorization...)
             self._post("failed", f"{type(e).__name__}: {e}")
 
-    async def _host_and_join(self, game, seats, names, options, seed, mine) -> None:
+    async def _host_and_join(self, game, seats, names, options, seed, mine, public=False) -> None:
         from stateside.online import client as C
 
-        host = await C.host_table(self.guest, game, seats, names, options, seed=seed)
+        host = await C.host_table(self.guest, game, seats, names, options, seed=seed, public=public)
         await self._join(host["table"], mine)
 
     async def _join(self, code: str, seat: int | None, name: str | None = None) -> None:
@@ -385,6 +386,9 @@ class OnlineDialog(QDialog):
             kind = QComboBox()   # filled with the chosen game's levels (_game_changed)
             hf.addRow(f"Seat {i + 1}:", kind)
             self.kinds.append(kind)
+        self.public = QCheckBox("Public: listed in the lobby, spectators may watch")
+        self.public.setToolTip("A private table is found only by its code.")
+        hf.addRow(self.public)
         self.host_form = hf
         self.host_button = QPushButton("Host a table")
         self.host_button.clicked.connect(self._host)
@@ -399,6 +403,15 @@ class OnlineDialog(QDialog):
         self.join_button = QPushButton("Join")
         self.join_button.clicked.connect(self._join)
         jf.addRow(self.join_button)
+        # The server's public tables: pick one to fill in its code.
+        self.open_tables = QListWidget()
+        self.open_tables.setToolTip("Public tables on this server; double-click one waiting for players to join it.")
+        self.open_tables.currentItemChanged.connect(self._table_picked)
+        self.open_tables.itemDoubleClicked.connect(lambda _item: self._join())
+        self.refresh_button = QPushButton("Refresh the list")
+        self.refresh_button.clicked.connect(self.refresh_tables)
+        jf.addRow("Public tables:", self.open_tables)
+        jf.addRow(self.refresh_button)
         tabs.addTab(join, "Join a table")
         self.tabs = tabs
         sv.addWidget(tabs)
@@ -523,7 +536,57 @@ class OnlineDialog(QDialog):
         options = {"variant": self.variant.currentData()} if self.variant.count() else {}
         self._busy("Opening a table\u2026")
         self.remember()
-        self._session().host(self.game.currentData(), kinds, names, options)
+        self._session().host(self.game.currentData(), kinds, names, options, public=self.public.isChecked())
+
+    def refresh_tables(self) -> None:
+        """Ask the server for its public tables (in the background; the list fills when they come)."""
+        from stateside.online import client as C
+
+        self.open_tables.clear()
+        self.open_tables.addItem("Looking\u2026")
+        self.refresh_button.setEnabled(False)
+        guest = guest_url(self.server.text())
+        titles = {g[0]: g[1] for g in self.games}
+
+        def fetch():
+            try:
+                result = asyncio.run(C.list_tables(guest))
+            except Exception as e:   # no server there, no referee: say so in the list
+                result = f"No list: {e}"
+            self._listed = result
+
+        self._listed = None
+        worker = threading.Thread(target=fetch, daemon=True)
+        worker.start()
+
+        def done():
+            if worker.is_alive():
+                QTimer.singleShot(50, done)
+                return
+            self.refresh_button.setEnabled(True)
+            self.show_tables(self._listed, titles)
+        QTimer.singleShot(50, done)
+
+    def show_tables(self, tables, titles: dict) -> None:
+        self.open_tables.clear()
+        if isinstance(tables, str):
+            self.open_tables.addItem(tables)
+            return
+        if not tables:
+            self.open_tables.addItem("No public table on this server just now.")
+            return
+        for t in tables:
+            free = [s for s, kind in enumerate(t["seats"]) if kind == "human" and str(s) not in t["joined"]]
+            people = ", ".join(str(n) for n in t["names"])
+            state = f"{len(free)} seat(s) free" if t["status"] == "lobby" else "playing"
+            item = QListWidgetItem(f"{t['table']}  {titles.get(t['game'], t['game'])}: {people} \u2014 {state}")
+            item.setData(Qt.UserRole, t["table"])
+            self.open_tables.addItem(item)
+
+    def _table_picked(self, item) -> None:
+        code = item.data(Qt.UserRole) if item is not None else None
+        if code:
+            self.code.setText(code)
 
     def _join(self) -> None:
         self._busy("Joining\u2026")

@@ -87,6 +87,7 @@ class Table:
     host: tuple = ()                                # (connection, address) of the guest who hosted it
     voids: list = field(default_factory=list)       # real time: rounds voided by a change of referee
     driver: str = ""                                # real time: the referee that drives the table
+    public: bool = False                            # listed in the lobby; spectators may watch it
 
     @property
     def n(self) -> int:
@@ -115,6 +116,7 @@ LOG_BATCH = 1024          # records per read of a log (JetStream's batched direc
 # its users; a cluster electing a leader answers 503, and _patiently waits that out).
 READ_PATIENCE_S = 1.0
 RESUME_AT_ONCE = 16       # tables a starting referee reads from the log at once
+LIST_GATHER_S = 0.25      # how long a lobby list waits for the other referees' tables
 FREEZE_EVERY_S = 1.0      # a referee process of its own: survivors leave the collector's view this often
 
 
@@ -179,6 +181,11 @@ class Referee:
             await self.nc.subscribe(P.LOBBY_HOST, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_host), **pending),
             await self.nc.subscribe(P.LOBBY_JOIN, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_join), **pending),
             await self.nc.subscribe(P.LOBBY_LOOK, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_look), **pending),
+            await self.nc.subscribe(P.LOBBY_WATCH, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_watch),
+                                    **pending),
+            await self.nc.subscribe(P.LOBBY_LIST, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_list), **pending),
+            # every referee (no queue): the public tables it serves, for a list another gathers
+            await self.nc.subscribe(P.REFEREE_LIST, cb=self._on_referee_list),
         ]
         if self.share is None:   # every table: mapped by our nats.conf, or as sent (a server without it)
             for subject in (P.partition_wildcard("*"), P.INTENT_WILDCARD):
@@ -190,7 +197,7 @@ class Referee:
                 self._subs.append(await self.nc.subscribe(P.partition_wildcard(k), queue=queue,
                                                           cb=self._on_intent_arrival, **pending))
                 # joins and looks for our tables, handed over by the referee that got them
-                for kind, handler in (("join", self._on_join), ("look", self._on_look)):
+                for kind, handler in (("join", self._on_join), ("look", self._on_look), ("watch", self._on_watch)):
                     self._subs.append(await self.nc.subscribe(
                         P.partition_lobby_subject(k, kind), queue=queue, cb=self._handed(handler), **pending))
         await self.resume_all()
@@ -269,10 +276,10 @@ class Referee:
             if guest and not (self._lobby_rate[0].allow(guest[0]) and self._lobby_rate[1].allow(guest[1])):
                 self.stats["dropped"] += 1
                 return   # a guest over its rate hears nothing: answering would cost as much
-            if self.share is not None and handler in (self._on_join, self._on_look):
+            if self.share is not None and handler in (self._on_join, self._on_look, self._on_watch):
                 code = _table_of(msg.data)
                 if code is not None and not self.owns(code):
-                    kind = "join" if handler == self._on_join else "look"
+                    kind = {self._on_join: "join", self._on_look: "look"}.get(handler, "watch")
                     self.stats["handed"] += 1
                     self._background(self._guard(lambda m: self._hand_over(m, code, kind), msg))
                     return
@@ -439,7 +446,7 @@ class Referee:
                 reason = f"its setup cannot start a game ({e})"
             table = Table(code, match, head.get("salt", ""), head.get("commitment", ""), last_seq=seq0,
                           created=head.get("created", 0.0) if isinstance(head.get("created"), (int, float)) else 0.0,
-                          host=tuple(head.get("host") or ()))
+                          host=tuple(head.get("host") or ()), public=head.get("public") is True)
             if match is None:   # a poisoned log: this table is closed, the referee goes on
                 table.closed, table.ended = reason, True
         for seq, rec in records:
@@ -943,6 +950,9 @@ class Referee:
         options = req.get("options") or {}
         if not isinstance(options, dict):
             raise P.ProtocolError("\"options\" must be an object")
+        public = req.get("public", False)
+        if type(public) is not bool:
+            raise P.ProtocolError("\"public\" must be true (listed in the lobby, spectators welcome) or false")
         self._check_room(guest)
         setup = {**rules.default_setup(len(seats)), **options, "players": names}
         seed = secrets.randbits(63)
@@ -958,9 +968,11 @@ class Referee:
             code = P.new_table_code()
             if not self.owns(code):
                 continue   # a table of ours from the start: its intents come to us
-            table = Table(code, match, salt, P.seed_commitment(seed, salt), created=time.time(), host=guest)
+            table = Table(code, match, salt, P.seed_commitment(seed, salt), created=time.time(), host=guest,
+                          public=public)
             record = {"type": "table", "game": match.game_id, "setup": setup, "seats": seats, "seed": seed,
-                      "salt": salt, "commitment": table.commitment, "created": table.created, "host": list(guest)}
+                      "salt": salt, "commitment": table.commitment, "created": table.created, "host": list(guest),
+                      "public": public}
             try:
                 await self._append(table, record)   # expects an empty subject: a new code
             except Conflict:
@@ -1066,6 +1078,78 @@ class Referee:
                 body["end"] = self._end_message(table)
             return body, None
         await self._lobby_request(msg, handle)
+
+    # --- the public tables: the lobby's list, and spectators ---------------------------------
+    def _public_tables(self) -> list[dict]:
+        return [_listing(t) for t in self.tables.values() if t.public and not t.ended][:P.MAX_LISTED]
+
+    async def _on_referee_list(self, msg) -> None:
+        if msg.reply:
+            await self.nc.publish(msg.reply, json.dumps(self._public_tables()).encode())
+
+    async def _on_list(self, msg, guest: tuple = ()) -> None:
+        """The public tables of every referee (each serves its own share): asked of all of
+        them at once, their answers gathered for a moment; open ones first."""
+        async def handle(_req):
+            found: dict[str, dict] = {}
+            inbox = self.nc.new_inbox()
+
+            async def collect(reply):
+                try:
+                    for t in json.loads(reply.data):
+                        if t["table"] not in found or t["n"] > found[t["table"]]["n"]:
+                            found[t["table"]] = t
+                except (ValueError, KeyError, TypeError):
+                    pass   # only referees answer here
+            sub = await self.nc.subscribe(inbox, cb=collect)
+            await self.nc.publish(P.REFEREE_LIST, b"{}", reply=inbox)
+            await asyncio.sleep(LIST_GATHER_S)
+            await sub.unsubscribe()
+            tables = sorted(found.values(), key=lambda t: (t["status"] != "lobby", t["table"]))[:P.MAX_LISTED]
+            return {"ok": True, "tables": tables}, None
+        await self._lobby_request(msg, handle)
+
+    async def _on_watch(self, msg, guest: tuple = ()) -> None:
+        """A spectator of a public table: credentials for its public subject, and the log so
+        far as every seat may see it (from "since"; in pages, as a seat's sync)."""
+        async def handle(req):
+            code = P.check_code(req.get("table"))
+            since = req.get("since", 0)
+            if type(since) is not int or since < 0:
+                raise P.ProtocolError("\"since\" must be a whole number of actions")
+            async with self._lock_for(code):
+                table = await self.load(code)
+            if table is None:
+                raise P.ProtocolError(f"there is no table {code}")
+            if table.closed:
+                raise P.ProtocolError(f"table {code} was closed: {table.closed}")
+            if not table.public:
+                raise P.ProtocolError(f"table {code} is private: only its players see it")
+            body = {"ok": True, "table": code, "game": table.match.game_id, "setup": table.match.initial_setup,
+                    "seats": table.match.seats, "status": table.status, "n": table.n,
+                    "joined": {str(s): j["name"] for s, j in table.joined.items()}}
+            page, size = [], 0
+            for _, public in table.views[min(since, table.n):]:
+                size += len(P.encode(public))
+                if page and size > SYNC_PAGE_BYTES:
+                    break
+                page.append(public)
+            body.update(since=min(since, table.n), entries=page, more=min(since, table.n) + len(page) < table.n)
+            if table.ended:
+                body["end"] = self._end_message(table)
+            elif req.get("credentials", True):
+                if self.authorizer is None:
+                    raise P.ProtocolError("this referee cannot issue credentials; ask the operator")
+                body["user"], body["password"] = await self.authorizer.issue_spectator(code)
+            return body, None
+        await self._lobby_request(msg, handle)
+
+
+def _listing(table: Table) -> dict:
+    """A public table as the lobby lists it."""
+    m = table.match
+    return {"table": table.code, "game": m.game_id, "names": m.names, "seats": m.seats, "status": table.status,
+            "n": table.n, "joined": {str(s): j["name"] for s, j in table.joined.items()}}
 
 
 def _rename(table: Table, seat: int, name: str) -> None:

@@ -111,7 +111,7 @@ def _perm(publish: list[str], subscribe: list[str]) -> str:
 
 GAME_ACCOUNT = "STATESIDE"   # the referee, the seats and the games' logs
 GUEST_ACCOUNT = "GUESTS"     # the public guest: the lobby only, imported from the game account
-LOBBY_SUBJECTS = (P.LOBBY_HOST, P.LOBBY_JOIN, P.LOBBY_LOOK)
+LOBBY_SUBJECTS = (P.LOBBY_HOST, P.LOBBY_JOIN, P.LOBBY_LOOK, P.LOBBY_LIST, P.LOBBY_WATCH)
 
 
 def render_config(host: str, port: int, data_dir: Path, referee_pw: str, seats: dict) -> str:
@@ -126,6 +126,10 @@ def render_config(host: str, port: int, data_dir: Path, referee_pw: str, seats: 
     game_users = [f"      {{user: {_quote(REFEREE_USER)}, password: {_quote(referee_pw)}}}"]
     for user, entry in sorted(seats.items()):
         table, seat = entry["table"], entry["seat"]
+        if seat is None:   # a spectator: the table's public subject only, and nothing to publish
+            game_users.append(f"      {{user: {_quote(user)}, password: {_quote(entry['password'])}, permissions: "
+                              f"{{publish: {{deny: [\">\"]}}, subscribe: {{allow: [{_quote(P.public_subject(table))}]}}}}}}")
+            continue
         game_users.append(f"      {{user: {_quote(user)}, password: {_quote(entry['password'])}, permissions: "
                           # the server checks the subject after the partition mapping too
                           + _perm([P.intent_subject(table, seat), P.mapped_intent_subject(table, seat)],
@@ -198,6 +202,14 @@ class ConfigAuthorizer:
         user = f"{table}-{seat}-{secrets.token_hex(3)}"
         password = secrets.token_hex(16)
         entry = {"table": table, "seat": seat, "password": password, "issued": int(time.time())}
+        await self._change(lambda seats: seats.__setitem__(user, entry))
+        return user, password
+
+    async def issue_spectator(self, table: str) -> tuple[str, str]:
+        """A user who may only read the table's public subject (what every seat may see)."""
+        user = f"{table}-w-{secrets.token_hex(4)}"
+        password = secrets.token_hex(16)
+        entry = {"table": table, "seat": None, "password": password, "issued": int(time.time())}
         await self._change(lambda seats: seats.__setitem__(user, entry))
         return user, password
 
