@@ -119,3 +119,50 @@ def test_the_join_tab_lists_the_servers_public_tables(qtbot, server):
     assert hidden["table"] not in " ".join(texts)
     dialog.open_tables.setCurrentRow(0)
     assert dialog.code.text() == open_table["table"]
+
+
+def test_a_third_window_finds_a_public_table_and_watches_it_to_the_end(qtbot, server):
+    """Two players at a public table; a third finds it in the dialog's list, presses Watch
+    and sees the moves in the words every seat may read (the deal's cards stay hidden)."""
+    import asyncio
+
+    from PySide6.QtWidgets import QWidget
+
+    from stateside.online import client as C
+    from test_online_play import seeded_random
+
+    host = asyncio.run(C.host_table(server.guest_url(), "ten-days", ["human", "human"], ["Ann", "Bo"],
+                                    {"turn_limit": 4}, seed=31, public=True))
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    parent.games = __import__("stateside.games").games.discover_games()
+    dialog = OnlineDialog(online_games(parent), parent)
+    dialog.server.setText(f"127.0.0.1:{server.port}")
+    dialog.refresh_tables()
+    qtbot.waitUntil(lambda: dialog.refresh_button.isEnabled() and host["table"] in dialog.open_tables.item(0).text(),
+                    timeout=10000)
+    dialog.open_tables.setCurrentRow(0)
+    assert dialog.code.text() == host["table"]
+    dialog._watch()
+    window = dialog.watching
+    qtbot.waitUntil(lambda: window.spectator is not None and "Waiting for Ann, Bo" in window.heading.text(),
+                    timeout=10000)
+
+    async def play():
+        seats = [await C.SeatClient(server.guest_url(), await C.join_table(server.guest_url(), host["table"], s))
+                 .connect() for s in (0, 1)]
+        await asyncio.gather(*(c.play(seeded_random(31), timeout=60) for c in seats))
+        full = seats[0].verify()
+        for c in seats:
+            await c.close()
+        return full
+    full = asyncio.run(play())
+    qtbot.waitUntil(lambda: "The game is over" in window.heading.text(), timeout=10000)
+    qtbot.waitUntil(lambda: window.moves.count() == len(full.log), timeout=10000)
+    texts = [window.moves.item(i).text() for i in range(window.moves.count())]
+    from stateside.engine.protocol import SPECTATOR
+
+    assert texts == [e.words_for(SPECTATOR) for e in full.log]   # the rules' words for a spectator
+    assert any(e.words_for(SPECTATOR) != e.words_for(None) for e in full.log)   # (some moves were hidden)
+    assert any("Ann" in t for t in texts) and any("Bo" in t for t in texts)
+    window.close()

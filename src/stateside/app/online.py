@@ -342,6 +342,91 @@ class OnlineSession(QObject):
             await self.client.close()
 
 
+class WatchWindow(QDialog):
+    """A spectator at a public table: who is seated, the move log as every seat may read
+    it (hidden moves stay hidden), and the result. The asyncio Spectator runs in a worker
+    thread of its own; a QTimer shows what it heard."""
+
+    def __init__(self, server: str, code: str, titles: dict | None = None, parent: QWidget | None = None,
+                 poll_ms: int = 50):
+        super().__init__(parent)
+        self.code = code.strip().upper()
+        self.titles = titles or {}
+        self.setWindowTitle(f"Watching table {self.code}")
+        self.setMinimumSize(420, 360)
+        layout = QVBoxLayout(self)
+        self.heading = plain_label(f"Table {self.code}: connecting\u2026")
+        self.heading.setWordWrap(True)
+        layout.addWidget(self.heading)
+        self.moves = QListWidget()
+        self.moves.setToolTip("The moves as every player may see them; a spectator sees no hidden card.")
+        layout.addWidget(self.moves)
+        close = QPushButton("Stop watching")
+        close.clicked.connect(self.close)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(close)
+        layout.addLayout(row)
+        self.spectator = None
+        self.problem: str | None = None
+        self._shown = 0
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="stateside-watch", daemon=True)
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._start(guest_url(server)), self._loop)
+        self.timer = QTimer(self, interval=poll_ms, timeout=self._refresh)
+        self.timer.start()
+
+    async def _start(self, guest: str) -> None:
+        from stateside.online import client as C
+
+        try:
+            self.spectator = await C.Spectator(guest, self.code).connect()
+        except Exception as e:   # a private table, no such table, no server: said in the window
+            self.problem = str(e) or type(e).__name__
+
+    def _refresh(self) -> None:
+        w = self.spectator
+        if self.problem:
+            self.heading.setText(f"Cannot watch table {self.code}: {self.problem}")
+            return
+        if w is None:
+            return
+        entries = list(w.entries)   # (a copy: the worker thread appends to its own list)
+        for entry in entries[self._shown:]:
+            self.moves.addItem(str(entry.get("text") or "(a move)"))
+        if len(entries) > self._shown:
+            self._shown = len(entries)
+            self.moves.scrollToBottom()
+        info = dict(w.info)
+        names = (info.get("setup") or {}).get("players", [])
+        game = self.titles.get(info.get("game"), info.get("game", ""))
+        if w.end is not None:
+            scores = w.end.get("scores") or []
+            result = ", ".join(f"{n} {s}" for n, s in zip(names, scores)) if scores else "over"
+            state = f"The game is over: {result}."
+        elif w.status == "closed":
+            state = "The server closed this table."
+        else:
+            joined = {int(k) for k in (info.get("joined") or {})}
+            away = [str(n) for s, n in enumerate(names)
+                    if s < len(info.get("seats", [])) and info["seats"][s] == "human" and s not in joined]
+            state = ("Waiting for " + ", ".join(away) + ".") if away else f"Playing: {len(entries)} moves so far."
+        self.heading.setText(f"Table {self.code}, {game}: {', '.join(str(n) for n in names)}. {state}")
+
+    def closeEvent(self, event) -> None:
+        self.timer.stop()
+        if self.spectator is not None:
+            fut = asyncio.run_coroutine_threadsafe(self.spectator.close(), self._loop)
+            try:
+                fut.result(timeout=5)
+            except Exception:   # the server is gone already
+                pass
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+        super().closeEvent(event)
+
+
 class OnlineDialog(QDialog):
     """Host a table or join one by its code; then the lobby, until every seat is taken."""
 
@@ -411,9 +496,18 @@ class OnlineDialog(QDialog):
         self.refresh_button = QPushButton("Refresh the list")
         self.refresh_button.clicked.connect(self.refresh_tables)
         jf.addRow("Public tables:", self.open_tables)
-        jf.addRow(self.refresh_button)
+        self.watch_button = QPushButton("Watch")
+        self.watch_button.setToolTip("Watch the public table with this code as a spectator.")
+        self.watch_button.clicked.connect(self._watch)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.refresh_button)
+        buttons.addWidget(self.watch_button)
+        jf.addRow(buttons)
+        self.watching: WatchWindow | None = None
         tabs.addTab(join, "Join a table")
         self.tabs = tabs
+        # the list of public tables fills the first time the Join tab is shown
+        tabs.currentChanged.connect(lambda i: i == 1 and self.open_tables.count() == 0 and self.refresh_tables())
         sv.addWidget(tabs)
         self.message = plain_label()   # the server's reasons among them
         self.message.setWordWrap(True)
@@ -583,6 +677,22 @@ class OnlineDialog(QDialog):
             item.setData(Qt.UserRole, t["table"])
             self.open_tables.addItem(item)
 
+    def _picked_code(self) -> str:
+        """The code typed, or else the one of the public table chosen in the list."""
+        item = self.open_tables.currentItem()
+        if not self.code.text().strip() and item is not None and item.data(Qt.UserRole):
+            self.code.setText(item.data(Qt.UserRole))
+        return self.code.text()
+
+    def _watch(self) -> None:
+        """A spectator's window for the table (it lives beside the main window); the dialog closes."""
+        self.remember()
+        self.watching = WatchWindow(self.server.text(), self._picked_code(), {g[0]: g[1] for g in self.games},
+                                    self.parent())
+        self.watching.setAttribute(Qt.WA_DeleteOnClose)
+        self.watching.show()
+        super().reject()
+
     def _table_picked(self, item) -> None:
         code = item.data(Qt.UserRole) if item is not None else None
         if code:
@@ -591,7 +701,7 @@ class OnlineDialog(QDialog):
     def _join(self) -> None:
         self._busy("Joining\u2026")
         self.remember()
-        self._session().join(self.code.text(), self.name.text().strip() or None)
+        self._session().join(self._picked_code(), self.name.text().strip() or None)
 
     def _busy(self, text: str) -> None:
         self.message.setStyleSheet("color: #444;")
