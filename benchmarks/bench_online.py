@@ -73,7 +73,8 @@ async def floor_loop(url: str, ready_path: str) -> None:
             ack = await js.publish(f"floor.log.{table}", msg.data, stream=FLOOR_STREAM,
                                    headers={"Nats-Expected-Last-Subject-Sequence": str(seq),
                                             "Nats-Msg-Id": f"{table}:{seq}"})
-        except Exception:   # (the server reloading its users, say): the seat sends again, as ours do
+        except Exception as e:   # (the server reloading its users, say): the seat sends again, as ours do
+            print(f"floor: {e!r}", file=sys.stderr)
             return
         last[table] = max(last.get(table, 0), ack.seq)
         update = json.dumps({"type": "update", "n": body["n"] + 1, "to_move": 1 - int(seat)}).encode()
@@ -274,13 +275,15 @@ def main(args) -> None:
     referees, floor = [], None
     phase_s = args.seconds
     try:
-        ready = data / "floor.ready"
-        floor = subprocess.Popen([sys.executable, __file__, "--floor", srv.referee_url(), str(ready)])
         referees = start_referees(srv, args.referees, data)
-        while not ready.exists():
-            time.sleep(0.05)
         guest = srv.guest_url()
         seats, seating_s = asyncio.run(seat_everyone(guest, args.tables))
+        # The floor starts after the seating: twice, a floor subscribed before the server's
+        # reloads of its users heard nothing afterwards (0 turns), while the referees did.
+        ready = data / "floor.ready"
+        floor = subprocess.Popen([sys.executable, __file__, "--floor", srv.referee_url(), str(ready)])
+        while not ready.exists():
+            time.sleep(0.05)
         print(f"{args.tables} tables of {GAME}, 2 players each; {args.referees} referee process(es); "
               f"{args.workers} player processes; nats-server on 127.0.0.1; {os.cpu_count()} cores; "
               f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
@@ -347,3 +350,23 @@ if __name__ == "__main__":
     a = parser.parse_args()
     a.seconds = 15.0 if a.quick else min(a.seconds, 120.0)
     main(a)
+
+
+# Notes (figures measured with --quick; the machine's 2 cores were shared with other work,
+# load average 5-7 throughout, so every figure is rough; the ratios compare runs of the
+# same minutes):
+#
+# 2026-12-01 23:20 UTC, load 7.0-7.4, before the collector was frozen periodically:
+#   floor 2305 turns/s, referee 806 (ratio 0.35); at people's pace p50 1.4 / 1.9 ms (1.41),
+#   p99 11.0 / 25.0 ms (2.28); 9 full collections, the longest 306 ms; seating 400 in 2.37 s;
+#   takeover of a finished table (767 entries) 23.5 ms.
+# 2026-12-01 23:43 UTC, load 6.5 -> 5.3, survivors frozen every second:
+#   floor 3337 turns/s, referee 1382 (ratio 0.41); p50 1.4 / 1.6 ms (1.17), p99 10.1 / 6.7 ms
+#   (0.66); 2 full collections, the longest 19.9 ms (the event loop woke up to 429 ms late:
+#   the process was not scheduled); seating 400 in 2.16 s; takeover (765 entries) 24.8 ms.
+# Before this issue (main 81f42a6, from the issue): 884 turns/s against a floor of 3,835
+# (0.22), 1.26 appends a player turn, 9 full collections in 20 s of 97 ms on average,
+# seating 400 in 39-68 s, takeover of a whole game 245 ms.
+# Where a referee's turn goes (cProfile, 200 instant tables): applying the action and its
+# chance draw (match.apply, the rules, the views) about half, JSON and nats-py's publishes
+# most of the rest; 1.2 ms of CPU a player turn against the floor's ~0.3.
