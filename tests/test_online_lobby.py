@@ -85,3 +85,48 @@ def test_a_spectator_finds_a_public_table_in_the_list_and_watches_it_to_the_end(
     said = [e.lower() for e in errors]
     assert any("permissions violation for subscription" in e and "seat.0" in e for e in said), errors
     assert any("permissions violation for publish" in e and "in.0" in e for e in said), errors
+
+
+def test_the_host_gives_a_seat_that_stays_empty_to_a_computer(srv):
+    guest = srv.guest_url()
+
+    async def go():
+        ref = R.Referee(srv.referee_url(), authorizer=ConfigAuthorizer(srv.data_dir, srv.host, srv.port,
+                                                                        srv.proc.pid), allow_chosen_seed=True)
+        await ref.start()
+        try:
+            host = await C.host_table(guest, "ten-days", ["human", "human"], ["Ann", "Bo"], {"turn_limit": 6},
+                                      seed=41, host_seat=0)
+            a, b = [await C.SeatClient(guest, await C.join_table(guest, host["table"], s)).connect() for s in (0, 1)]
+            choose = seeded_random(41)
+            while a.n < 12:   # a few moves each, whoever's turn it is
+                mover = next((c for c in (a, b) if c.my_turn() and c.n == max(a.n, b.n)), None)
+                if mover is None:
+                    await asyncio.sleep(0.01)
+                    continue
+                at = mover.n
+                await mover.act(choose(mover))
+                while mover.n == at:
+                    await mover.wait_change(5)
+            await b.give_to_computer(0, "easy")   # not the host: refused
+            while not b.refusals:
+                await b.wait_change(5)
+            await b.leave()
+            while a.status != "lobby":
+                await a.wait_change(5)
+            await a.give_to_computer(1, "champion")   # no such level
+            while not a.refusals:
+                await a.wait_change(5)
+            await a.give_to_computer(1, "easy")
+            await a.play(seeded_random(41), timeout=60)
+            match = a.verify()
+            await a.close()
+            return b.refusals, a.refusals, match, a.info
+        finally:
+            await ref.stop()
+
+    b_refused, a_refused, match, info = asyncio.run(go())
+    assert "only the host" in b_refused[0]["reason"]
+    assert "not a computer level" in a_refused[0]["reason"]
+    assert match.is_over() and match.seats == ["human", "ai:easy"] and info["seats"] == ["human", "ai:easy"]
+    assert any(e.seat == 1 for e in match.log[-10:])   # the computer played Bo's seat to the end

@@ -105,6 +105,13 @@ class OnlineSession(QObject):
         # lives; whoever drives the session (the mode) connects its triggered signal.
         self.leave_action = QAction("Leave the online table", self)
         self.leave_action.setToolTip("Give up your seat: the others wait until someone takes it by the table code.")
+        # The host's: a seat that stays empty goes to a computer (enabled while the table waits for it).
+        self.computer_action = QAction("Give the empty seat to a computer", self)
+        self.computer_action.setToolTip("The server's easiest computer player takes the seat nobody holds; "
+                                        "the game goes on.")
+        self.computer_action.setEnabled(False)
+        self.computer_action.triggered.connect(self.give_empty_seat)
+        self._last_view: dict | None = None
         self.timer = QTimer(self, interval=poll_ms, timeout=self._drain)
         self.timer.start()
 
@@ -143,6 +150,22 @@ class OnlineSession(QObject):
                 problem = str(e) or type(e).__name__
         self.close()
         return problem
+
+    def give_empty_seat(self) -> None:
+        """The host's Give the empty seat to a computer: the first seat nobody holds goes to
+        the game's easiest computer level offered here."""
+        view = self._last_view
+        seats = empty_seats(view) if view else []
+        if not seats or self.client is None:
+            return
+        from stateside.engine.match import rules_for
+
+        levels = [lv for lv in rules_for(self.game).spec.ai_levels if lv in _OFFERED_LEVELS]
+        if not levels:
+            return
+        self.computer_action.setEnabled(False)
+        client = self.client
+        self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(client.give_to_computer(seats[0], levels[0])))
 
     def close(self) -> None:
         if self._closed:
@@ -191,8 +214,12 @@ class OnlineSession(QObject):
             except Exception as e:   # the message cannot even be handed over (a wrong type)
                 errors.append(e)
         if not errors:
-            if kind == "update" and isinstance(body, dict) and body.get("status") != "lobby":
-                self._game_shown = True
+            if kind == "update" and isinstance(body, dict):
+                self._last_view = body
+                self.computer_action.setEnabled(bool(empty_seats(body)) and self._game_shown
+                                                and (body.get("info") or {}).get("host_seat") == self.seat)
+                if body.get("status") != "lobby":
+                    self._game_shown = True
             return
         error = errors[0]
         print(f"stateside: online table {self.table}: its {kind} message could not be shown here:", file=sys.stderr)
@@ -225,7 +252,7 @@ class OnlineSession(QObject):
     async def _host_and_join(self, game, seats, names, options, seed, mine, public=False) -> None:
         from stateside.online import client as C
 
-        host = await C.host_table(self.guest, game, seats, names, options, seed=seed, public=public)
+        host = await C.host_table(self.guest, game, seats, names, options, seed=seed, public=public, host_seat=mine)
         await self._join(host["table"], mine)
 
     async def _join(self, code: str, seat: int | None, name: str | None = None) -> None:
@@ -828,11 +855,20 @@ def attach_session(window, session: OnlineSession):
             menu.insertAction(actions[after], session.leave_action)
         else:
             menu.addAction(session.leave_action)
-        # The menu entry goes when the session ends: left, the game over, or another table.
+        menu.insertAction(session.leave_action, session.computer_action)
+        # The menu entries go when the session ends: left, the game over, or another table.
         session.closed.connect(lambda: menu.removeAction(session.leave_action))
+        session.closed.connect(lambda: menu.removeAction(session.computer_action))
     # The mode leaves (so its screen goes back to the game it had) only if it still drives this session.
     session.leave_action.triggered.connect(lambda: mode.leave_online() if mode.online is session else session.leave())
     return mode
+
+
+def empty_seats(view: dict) -> list[int]:
+    """The people's seats nobody holds at the table the view is of."""
+    info = view.get("info") or {}
+    joined = {int(k) for k in (info.get("joined") or {})}
+    return [s for s, kind in enumerate(info.get("seats", [])) if kind == "human" and s not in joined]
 
 
 def presence_note(view: dict) -> str:
@@ -847,7 +883,10 @@ def presence_note(view: dict) -> str:
     if not away:
         return ""
     who = away[0] if len(away) == 1 else ", ".join(away[:-1]) + " and " + away[-1]
-    return f"{who} left; the table waits. Share code {view.get('table')}"
+    note = f"{who} left; the table waits. Share code {view.get('table')}"
+    if info.get("host_seat") is not None and info.get("host_seat") == view.get("seat"):
+        note += ", or Game \u203a Give the empty seat to a computer"
+    return note
 
 
 def _is_real_time(game: str) -> bool:

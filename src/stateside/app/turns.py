@@ -766,7 +766,7 @@ class TurnBasedMode(LogLinks, GameMode):
             self.online_note = note
             self.status.emit(note)
             self.refresh()
-        elif not waiting and self.online_note.endswith(f"Share code {view.get('table')}"):
+        elif not waiting and f"Share code {view.get('table')}" in self.online_note:
             self.online_note = ""
             self.status.emit("Every seat is taken again: the game goes on.")
             self.refresh()

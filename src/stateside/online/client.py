@@ -74,12 +74,15 @@ async def _lobby(url: str, subject: str, body: dict, timeout: float = 10.0) -> d
 
 
 async def host_table(guest_url: str, game: str, seats: list[str], names: list[str] | None = None,
-                     options: dict | None = None, seed: int | None = None, public: bool = False) -> dict:
+                     options: dict | None = None, seed: int | None = None, public: bool = False,
+                     host_seat: int | None = None) -> dict:
     """Open a table (public: listed in the lobby, spectators welcome); the reply holds its
     code ("table") and the seed's commitment."""
     body = {"type": "host", "game": game, "seats": seats, "names": names, "options": options or {}}
     if public:
         body["public"] = True
+    if host_seat is not None:
+        body["host_seat"] = host_seat
     if seed is not None:
         body["seed"] = seed    # honoured only by a referee started for tests or benchmarks
     return await _lobby(guest_url, P.LOBBY_HOST, body)
@@ -326,6 +329,10 @@ class SeatClient:
         self.status = "left"
         await self.close()
 
+    async def give_to_computer(self, seat: int, level: str) -> None:
+        """The host gives a seat nobody holds to a computer of that level (refused otherwise)."""
+        await self._send({"type": "computer", "for": seat, "level": level, "id": secrets.token_hex(6)})
+
     async def act(self, action_json: Any, **fields: Any) -> str:
         """Send an intent for our seat at the current point of the game; its id. A real-time
         game's move also names the round it is for (round=N): the referee refuses it as
@@ -357,7 +364,8 @@ class SeatClient:
                 await self.sync()
                 return
             self._synced = True
-            self.info = {k: m[k] for k in ("game", "setup", "seats", "seed_commitment", "joined") if k in m}
+            self.info = {k: m[k] for k in ("game", "setup", "seats", "seed_commitment", "joined", "host_seat")
+                         if k in m}
             self._take_state(m)
             if m.get("end"):
                 self.end = m["end"]

@@ -252,7 +252,11 @@ def check_intent(msg: dict) -> dict:
         return msg
     if kind == "leave":
         return msg
-    raise ProtocolError(f"unknown intent type {kind[:20]!r} (use act, sync or leave)")
+    if kind == "computer":   # the host gives a seat that stays empty to a computer
+        if type(msg.get("for")) is not int or not isinstance(msg.get("level"), str) or len(msg["level"]) > 20:
+            raise ProtocolError("\"computer\" needs \"for\": the empty seat, and \"level\": a computer level")
+        return msg
+    raise ProtocolError(f"unknown intent type {kind[:20]!r} (use act, sync, leave or computer)")
 
 
 # --- the seed: hidden until the end, committed to from the start -----------------------

@@ -88,6 +88,7 @@ class Table:
     voids: list = field(default_factory=list)       # real time: rounds voided by a change of referee
     driver: str = ""                                # real time: the referee that drives the table
     public: bool = False                            # listed in the lobby; spectators may watch it
+    host_seat: int | None = None                    # the host's own seat: it may give an empty seat to a computer
 
     @property
     def n(self) -> int:
@@ -446,7 +447,8 @@ class Referee:
                 reason = f"its setup cannot start a game ({e})"
             table = Table(code, match, head.get("salt", ""), head.get("commitment", ""), last_seq=seq0,
                           created=head.get("created", 0.0) if isinstance(head.get("created"), (int, float)) else 0.0,
-                          host=tuple(head.get("host") or ()), public=head.get("public") is True)
+                          host=tuple(head.get("host") or ()), public=head.get("public") is True,
+                          host_seat=head.get("host_seat") if type(head.get("host_seat")) is int else None)
             if match is None:   # a poisoned log: this table is closed, the referee goes on
                 table.closed, table.ended = reason, True
         for seq, rec in records:
@@ -459,6 +461,8 @@ class Referee:
                     _rename(table, rec["seat"], rec["name"])
                 elif kind == "leave":
                     table.joined.pop(rec["seat"], None)
+                elif kind == "computer":
+                    _seat_kind(table, rec["seat"], rec["kind"])
                 elif kind == "driver":
                     table.driver = rec["name"]
                 elif kind == "void":
@@ -692,6 +696,38 @@ class Referee:
             await self.authorizer.revoke_user(user)
         return None
 
+    async def _give_to_computer(self, table: Table, seat: int, intent: dict) -> dict | None:
+        """The host gives a seat nobody holds to a computer of the given level: logged, the
+        table told (the seats' kinds change), and the game goes on if every seat is held."""
+        iid, target, level = intent.get("id", ""), intent["for"], intent["level"]
+        rules = table.match.rules
+        if table.host_seat is None or seat != table.host_seat:
+            return _refusal("only the host may give a seat to a computer", iid)
+        if table.ended:
+            return _refusal("the game is over", iid)
+        if rules.spec.real_time:
+            return _refusal("a seat of a real-time table cannot be given to a computer", iid)
+        if not (0 <= target < len(table.match.seats)) or table.match.seats[target] != HUMAN or target in table.joined:
+            return _refusal(f"seat {target + 1 if isinstance(target, int) else target} is not an empty seat "
+                            "of a person", iid)
+        if level not in rules.spec.ai_levels:
+            return _refusal(f"{level[:20]!r} is not a computer level of {table.match.game_id} "
+                            f"({', '.join(rules.spec.ai_levels)})", iid)
+        kind = f"ai:{level}"
+        try:
+            await self._append(table, {"type": "computer", "seat": target, "kind": kind})
+        except Conflict:
+            await self.load(table.code)
+            return _refusal("stale: the table changed; sync and try again", iid)
+        _seat_kind(table, target, kind)
+        for s in table.joined:   # the seats' kinds as they are now (a sync without entries)
+            await self.nc.publish(P.private_subject(table.code, s), P.encode(self._sync_message(table, s, table.n)))
+        await self.nc.publish(P.public_subject(table.code), P.encode(
+            {"type": "computer", "table": table.code, "seat": target, "kind": kind, "status": table.status}))
+        if table.status == "playing":
+            await self._drive(table)
+        return None
+
     def _end_message(self, table: Table) -> dict:
         m = table.match
         return {"type": "end", "table": table.code, "returns": m.state.returns(), "scores": m.state.scores(),
@@ -737,7 +773,7 @@ class Referee:
         msg.update({"type": "sync", "since": since, "game": m.game_id, "setup": m.initial_setup,
                     "seats": m.seats, "seat": seat, "seed_commitment": table.commitment,
                     "joined": {str(s): j["name"] for s, j in table.joined.items()},
-                    "entries": page, "voids": list(table.voids)})
+                    "entries": page, "voids": list(table.voids), "host_seat": table.host_seat})
         if since + len(page) < table.n:
             msg["more"] = True
         elif table.ended:
@@ -813,6 +849,8 @@ class Referee:
             return _refusal(f"seat {seat} of table {code} has not been taken", iid)
         if intent["type"] == "leave":
             return await self._leave(table, seat)
+        if intent["type"] == "computer":
+            return await self._give_to_computer(table, seat, intent)
         if table.match.rules.spec.real_time and table.status == "playing":
             act = intent["type"] == "act"
             rt = self.realtime.get(code) or await self._own_realtime(table, seat, data if act else None)
@@ -953,6 +991,10 @@ class Referee:
         public = req.get("public", False)
         if type(public) is not bool:
             raise P.ProtocolError("\"public\" must be true (listed in the lobby, spectators welcome) or false")
+        host_seat = req.get("host_seat")
+        if host_seat is not None and not (type(host_seat) is int and 0 <= host_seat < len(seats)
+                                          and seats[host_seat] == HUMAN):
+            raise P.ProtocolError("\"host_seat\" must be one of the table's human seats (the host's own)")
         self._check_room(guest)
         setup = {**rules.default_setup(len(seats)), **options, "players": names}
         seed = secrets.randbits(63)
@@ -969,10 +1011,10 @@ class Referee:
             if not self.owns(code):
                 continue   # a table of ours from the start: its intents come to us
             table = Table(code, match, salt, P.seed_commitment(seed, salt), created=time.time(), host=guest,
-                          public=public)
+                          public=public, host_seat=host_seat)
             record = {"type": "table", "game": match.game_id, "setup": setup, "seats": seats, "seed": seed,
                       "salt": salt, "commitment": table.commitment, "created": table.created, "host": list(guest),
-                      "public": public}
+                      "public": public, "host_seat": host_seat}
             try:
                 await self._append(table, record)   # expects an empty subject: a new code
             except Conflict:
@@ -1150,6 +1192,18 @@ def _listing(table: Table) -> dict:
     m = table.match
     return {"table": table.code, "game": m.game_id, "names": m.names, "seats": m.seats, "status": table.status,
             "n": table.n, "joined": {str(s): j["name"] for s, j in table.joined.items()}}
+
+
+def _seat_kind(table: Table, seat: int, kind: str) -> None:
+    """The seat is played by `kind` (a computer) from now on: the game is made again with
+    the new seats and its actions replayed (the computer's seed follows the match's rule)."""
+    m = table.match
+    seats = list(m.seats)
+    seats[seat] = kind
+    again = new_match(m.rules, seats, m.seed, m.initial_setup)
+    for action in m.actions:
+        again.apply(action)
+    table.match = again
 
 
 def _rename(table: Table, seat: int, name: str) -> None:
