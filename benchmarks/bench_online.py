@@ -47,7 +47,6 @@ import nats
 from nats.js import api
 
 from stateside.online import client as C
-from stateside.online import protocol as P
 from stateside.online.server import NatsServer
 
 GAME = "ten-days"
