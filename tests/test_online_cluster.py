@@ -101,7 +101,11 @@ def test_a_three_node_cluster_loses_its_leader_mid_game_and_nothing_is_lost(tmp_
             for c in clients:
                 await c.close()
             new_leader, _, records = await stream_leader(others[0])
-            return match, new_leader, records, leader, ref.stats
+            log = [rec for _, rec in await ref._read_log(host["table"])]
+            kinds = [rec["type"] for rec in log]
+            moves = [m for rec in log if rec["type"] in ("action", "actions")
+                     for m in ([rec["action"]] if rec["type"] == "action" else [a for _, a in rec["moves"]])]
+            return match, new_leader, (records, kinds, moves), leader, ref.stats
         finally:
             await ref.stop()
 
@@ -118,8 +122,11 @@ def test_a_three_node_cluster_loses_its_leader_mid_game_and_nothing_is_lost(tmp_
     local.play_out()
     assert online.actions == local.actions and online.state.returns() == local.state.returns()
     assert new_leader != old_leader
-    # every record once: the table, two joins, each action, the end
-    assert records == 1 + 2 + len(local.log) + 1
+    # every record once: the table, two joins, each player turn's actions, the end
+    records, kinds, moves = records
+    assert moves == local.to_json()["actions"]
+    assert records == len(kinds) and kinds[:3] == ["table", "join", "join"] and kinds[-1] == "end"
+    assert kinds.count("actions") + kinds.count("action") == len(kinds) - 4
     assert figures["after"] != int(urls[int(old_leader[1:])].rsplit(":", 1)[1])
     print(f"\nfail-over: {figures['failover_s']:.1f} s to three more actions; whole test {figures['total_s']:.1f} s; "
           f"referee retries {stats['retries']}")

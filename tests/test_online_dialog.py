@@ -17,8 +17,9 @@ class FakeSession:
     def __init__(self):
         self.hosted = None
 
-    def host(self, game, kinds, names, options=None, seed=None):
+    def host(self, game, kinds, names, options=None, seed=None, public=False):
         self.hosted = (game, kinds, names, options)
+        self.public = public
 
 
 def test_every_turn_based_game_is_offered_with_its_levels_and_variants(qtbot):
@@ -48,7 +49,10 @@ def test_hosting_sends_the_chosen_way_to_play_and_levels(qtbot):
     dialog.game.setCurrentIndex([g[0] for g in games].index("ten-days"))
     assert dialog.variant.count() == 0
     dialog._host()
-    assert fake.hosted[0] == "ten-days" and fake.hosted[3] == {}
+    assert fake.hosted[0] == "ten-days" and fake.hosted[3] == {} and fake.public is False
+    dialog.public.setChecked(True)   # listed in the lobby
+    dialog._host()
+    assert fake.public is True
 
 
 def test_variant_titles():

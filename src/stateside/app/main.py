@@ -299,12 +299,34 @@ class MainWindow(QMainWindow):
             QMessageBox.Yes | QMessageBox.No, QMessageBox.No))
         return answer == QMessageBox.Yes
 
+    def at_online_table(self, mode) -> bool:
+        """Whether the mode plays at an online table whose game is not over."""
+        session = getattr(mode, "online", None)
+        game = getattr(mode, "game", None)
+        return session is not None and not (game is not None and game.is_terminal())
+
+    def confirm_leave_table(self, mode, question: str) -> bool:
+        """Ask before leaving an online table (New game, Open, Quit); True to leave. The
+        others are left waiting for the seat until someone takes it by the table's code."""
+        from PySide6.QtWidgets import QMessageBox
+
+        table = getattr(mode.online, "table", None) or ""
+        answer = self.modal(lambda: QMessageBox.question(
+            self, APP_NAME, literal(f"{question} You will leave online table {table}; the others will wait "
+                                    "until someone takes your seat with the table's code."),
+            QMessageBox.Yes | QMessageBox.No, QMessageBox.No))
+        return answer == QMessageBox.Yes
+
     def new_game(self) -> None:
         """Game > New: ask first if a game is in progress, then the mode's own setup."""
         mode = self.current
         if mode is None:
             return
-        if self.game_in_progress(mode) and not self.confirm_discard():
+        if self.at_online_table(mode):
+            if not self.confirm_leave_table(mode, "Start a new game?"):
+                return
+            mode.leave_online()   # (the screen's own game comes back: the new one replaces it)
+        elif self.game_in_progress(mode) and not self.confirm_discard():
             return
         before = mode.save_state()
         mode.new_game()
@@ -627,9 +649,25 @@ class MainWindow(QMainWindow):
         if not path:
             return
         self.remember_folder(path)
-        if self._would_replace_game(path) and not self.confirm_discard(f"Open {Path(path).name}?"):
+        online = self._online_mode_for(path)
+        if online is not None:
+            if not self.confirm_leave_table(online, f"Open {Path(path).name}?"):
+                return
+            online.leave_online()
+        elif self._would_replace_game(path) and not self.confirm_discard(f"Open {Path(path).name}?"):
             return
         self.load_file(path)
+
+    def _online_mode_for(self, path: str):
+        """The mode that opening this save would take off an online table, or None."""
+        from stateside.engine.saves import read_save
+
+        try:
+            game_id, _ = read_save(path)
+        except StatesideError:
+            return None
+        mode = self.modes.get(game_id)
+        return mode if mode is not None and self.at_online_table(mode) else None
 
     def _would_replace_game(self, path: str) -> bool:
         """Whether loading this save throws away a game in progress in its game's mode
@@ -771,6 +809,11 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
 
     def closeEvent(self, event) -> None:
+        seated = [m for m in self.modes.values() if self.at_online_table(m)]
+        # (a window nobody sees, as in a test, has nobody to ask)
+        if seated and self.isVisible() and not self.confirm_leave_table(seated[0], "Quit Stateside?"):
+            event.ignore()
+            return
         self._autosave_timer.stop()
         for mode in self.modes.values():   # give up online seats now: the process ends at once after
             if getattr(mode, "online", None) is not None:   # the close (run_app's quick exit)

@@ -22,8 +22,8 @@ from contextlib import contextmanager
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton,
-    QSpinBox, QStackedWidget, QTabWidget, QVBoxLayout, QWidget,
+    QCheckBox, QComboBox, QDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+    QMessageBox, QPushButton, QSpinBox, QStackedWidget, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from stateside.board.plain import literal, plain_label
@@ -105,19 +105,28 @@ class OnlineSession(QObject):
         # lives; whoever drives the session (the mode) connects its triggered signal.
         self.leave_action = QAction("Leave the online table", self)
         self.leave_action.setToolTip("Give up your seat: the others wait until someone takes it by the table code.")
+        # The host's: a seat that stays empty goes to a computer (enabled while the table waits for it).
+        self.computer_action = QAction("Give the empty seat to a computer", self)
+        self.computer_action.setToolTip("The server's easiest computer player takes the seat nobody holds; "
+                                        "the game goes on.")
+        self.computer_action.setEnabled(False)
+        self.computer_action.triggered.connect(self.give_empty_seat)
+        self._last_view: dict | None = None
         self.timer = QTimer(self, interval=poll_ms, timeout=self._drain)
         self.timer.start()
 
     # --- from the GUI thread --------------------------------------------------------
     def host(self, game: str, kinds: list[str], names: list[str], options: dict | None = None,
-             seed: int | None = None) -> None:
-        """Open a table: kinds are "you", "human" or "ai:<level>", exactly one "you"."""
+             seed: int | None = None, public: bool = False) -> None:
+        """Open a table: kinds are "you", "human" or "ai:<level>", exactly one "you"; a
+        public table is listed in the lobby and spectators may watch it."""
         seats = ["human" if k in ("you", "human") else k for k in kinds]
         mine = kinds.index("you")
-        self._submit(self._host_and_join(game, seats, names, options or {}, seed, mine))
+        self._submit(self._host_and_join(game, seats, names, options or {}, seed, mine, public))
 
-    def join(self, code: str) -> None:
-        self._submit(self._join(code.strip().upper(), None))
+    def join(self, code: str, name: str | None = None) -> None:
+        """Take a free seat at the table, as `name` (the name the host gave if None)."""
+        self._submit(self._join(code.strip().upper(), None, name))
 
     def send(self, action_json, **fields) -> None:
         """Our move. In a turn game it is sent when the game is at our turn (moves queue up:
@@ -141,6 +150,22 @@ class OnlineSession(QObject):
                 problem = str(e) or type(e).__name__
         self.close()
         return problem
+
+    def give_empty_seat(self) -> None:
+        """The host's Give the empty seat to a computer: the first seat nobody holds goes to
+        the game's easiest computer level offered here."""
+        view = self._last_view
+        seats = empty_seats(view) if view else []
+        if not seats or self.client is None:
+            return
+        from stateside.engine.match import rules_for
+
+        levels = [lv for lv in rules_for(self.game).spec.ai_levels if lv in _OFFERED_LEVELS]
+        if not levels:
+            return
+        self.computer_action.setEnabled(False)
+        client = self.client
+        self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(client.give_to_computer(seats[0], levels[0])))
 
     def close(self) -> None:
         if self._closed:
@@ -189,8 +214,12 @@ class OnlineSession(QObject):
             except Exception as e:   # the message cannot even be handed over (a wrong type)
                 errors.append(e)
         if not errors:
-            if kind == "update" and isinstance(body, dict) and body.get("status") != "lobby":
-                self._game_shown = True
+            if kind == "update" and isinstance(body, dict):
+                self._last_view = body
+                self.computer_action.setEnabled(bool(empty_seats(body)) and self._game_shown
+                                                and (body.get("info") or {}).get("host_seat") == self.seat)
+                if body.get("status") != "lobby":
+                    self._game_shown = True
             return
         error = errors[0]
         print(f"stateside: online table {self.table}: its {kind} message could not be shown here:", file=sys.stderr)
@@ -220,16 +249,16 @@ class OnlineSession(QObject):
         except Exception as e:   # nats-py's own errors (no servers, authorization...)
             self._post("failed", f"{type(e).__name__}: {e}")
 
-    async def _host_and_join(self, game, seats, names, options, seed, mine) -> None:
+    async def _host_and_join(self, game, seats, names, options, seed, mine, public=False) -> None:
         from stateside.online import client as C
 
-        host = await C.host_table(self.guest, game, seats, names, options, seed=seed)
+        host = await C.host_table(self.guest, game, seats, names, options, seed=seed, public=public, host_seat=mine)
         await self._join(host["table"], mine)
 
-    async def _join(self, code: str, seat: int | None) -> None:
+    async def _join(self, code: str, seat: int | None, name: str | None = None) -> None:
         from stateside.online import client as C
 
-        creds = await C.join_table(self.guest, code, seat)
+        creds = await C.join_table(self.guest, code, seat, name)
         self.table, self.seat, self.game = creds["table"], creds["seat"], creds["game"]
         self.real_time = _is_real_time(self.game)
         self._wake = asyncio.Event()
@@ -340,6 +369,91 @@ class OnlineSession(QObject):
             await self.client.close()
 
 
+class WatchWindow(QDialog):
+    """A spectator at a public table: who is seated, the move log as every seat may read
+    it (hidden moves stay hidden), and the result. The asyncio Spectator runs in a worker
+    thread of its own; a QTimer shows what it heard."""
+
+    def __init__(self, server: str, code: str, titles: dict | None = None, parent: QWidget | None = None,
+                 poll_ms: int = 50):
+        super().__init__(parent)
+        self.code = code.strip().upper()
+        self.titles = titles or {}
+        self.setWindowTitle(f"Watching table {self.code}")
+        self.setMinimumSize(420, 360)
+        layout = QVBoxLayout(self)
+        self.heading = plain_label(f"Table {self.code}: connecting\u2026")
+        self.heading.setWordWrap(True)
+        layout.addWidget(self.heading)
+        self.moves = QListWidget()
+        self.moves.setToolTip("The moves as every player may see them; a spectator sees no hidden card.")
+        layout.addWidget(self.moves)
+        close = QPushButton("Stop watching")
+        close.clicked.connect(self.close)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(close)
+        layout.addLayout(row)
+        self.spectator = None
+        self.problem: str | None = None
+        self._shown = 0
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="stateside-watch", daemon=True)
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._start(guest_url(server)), self._loop)
+        self.timer = QTimer(self, interval=poll_ms, timeout=self._refresh)
+        self.timer.start()
+
+    async def _start(self, guest: str) -> None:
+        from stateside.online import client as C
+
+        try:
+            self.spectator = await C.Spectator(guest, self.code).connect()
+        except Exception as e:   # a private table, no such table, no server: said in the window
+            self.problem = str(e) or type(e).__name__
+
+    def _refresh(self) -> None:
+        w = self.spectator
+        if self.problem:
+            self.heading.setText(f"Cannot watch table {self.code}: {self.problem}")
+            return
+        if w is None:
+            return
+        entries = list(w.entries)   # (a copy: the worker thread appends to its own list)
+        for entry in entries[self._shown:]:
+            self.moves.addItem(str(entry.get("text") or "(a move)"))
+        if len(entries) > self._shown:
+            self._shown = len(entries)
+            self.moves.scrollToBottom()
+        info = dict(w.info)
+        names = (info.get("setup") or {}).get("players", [])
+        game = self.titles.get(info.get("game"), info.get("game", ""))
+        if w.end is not None:
+            scores = w.end.get("scores") or []
+            result = ", ".join(f"{n} {s}" for n, s in zip(names, scores)) if scores else "over"
+            state = f"The game is over: {result}."
+        elif w.status == "closed":
+            state = "The server closed this table."
+        else:
+            joined = {int(k) for k in (info.get("joined") or {})}
+            away = [str(n) for s, n in enumerate(names)
+                    if s < len(info.get("seats", [])) and info["seats"][s] == "human" and s not in joined]
+            state = ("Waiting for " + ", ".join(away) + ".") if away else f"Playing: {len(entries)} moves so far."
+        self.heading.setText(f"Table {self.code}, {game}: {', '.join(str(n) for n in names)}. {state}")
+
+    def closeEvent(self, event) -> None:
+        self.timer.stop()
+        if self.spectator is not None:
+            fut = asyncio.run_coroutine_threadsafe(self.spectator.close(), self._loop)
+            try:
+                fut.result(timeout=5)
+            except Exception:   # the server is gone already
+                pass
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+        super().closeEvent(event)
+
+
 class OnlineDialog(QDialog):
     """Host a table or join one by its code; then the lobby, until every seat is taken."""
 
@@ -384,6 +498,9 @@ class OnlineDialog(QDialog):
             kind = QComboBox()   # filled with the chosen game's levels (_game_changed)
             hf.addRow(f"Seat {i + 1}:", kind)
             self.kinds.append(kind)
+        self.public = QCheckBox("Public: listed in the lobby, spectators may watch")
+        self.public.setToolTip("A private table is found only by its code.")
+        hf.addRow(self.public)
         self.host_form = hf
         self.host_button = QPushButton("Host a table")
         self.host_button.clicked.connect(self._host)
@@ -398,8 +515,26 @@ class OnlineDialog(QDialog):
         self.join_button = QPushButton("Join")
         self.join_button.clicked.connect(self._join)
         jf.addRow(self.join_button)
+        # The server's public tables: pick one to fill in its code.
+        self.open_tables = QListWidget()
+        self.open_tables.setToolTip("Public tables on this server; double-click one waiting for players to join it.")
+        self.open_tables.currentItemChanged.connect(self._table_picked)
+        self.open_tables.itemDoubleClicked.connect(lambda _item: self._join())
+        self.refresh_button = QPushButton("Refresh the list")
+        self.refresh_button.clicked.connect(self.refresh_tables)
+        jf.addRow("Public tables:", self.open_tables)
+        self.watch_button = QPushButton("Watch")
+        self.watch_button.setToolTip("Watch the public table with this code as a spectator.")
+        self.watch_button.clicked.connect(self._watch)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.refresh_button)
+        buttons.addWidget(self.watch_button)
+        jf.addRow(buttons)
+        self.watching: WatchWindow | None = None
         tabs.addTab(join, "Join a table")
         self.tabs = tabs
+        # the list of public tables fills the first time the Join tab is shown
+        tabs.currentChanged.connect(lambda i: i == 1 and self.open_tables.count() == 0 and self.refresh_tables())
         sv.addWidget(tabs)
         self.message = plain_label()   # the server's reasons among them
         self.message.setWordWrap(True)
@@ -434,6 +569,35 @@ class OnlineDialog(QDialog):
         self.game.currentIndexChanged.connect(self._game_changed)
         self.count.valueChanged.connect(self._count_changed)
         self._game_changed()
+        self._recall()
+
+    # What the dialog remembers between uses (the window's settings file): name, server, game.
+    _REMEMBERED = ("online/name", "online/server", "online/game")
+
+    def _settings(self):
+        return getattr(self.parent(), "settings", None)
+
+    def _recall(self) -> None:
+        settings = self._settings()
+        if settings is None:
+            return
+        name, server, game = (settings.value(k) for k in self._REMEMBERED)
+        if isinstance(name, str) and name.strip():
+            self.name.setText(name[:self.name.maxLength()])
+        if isinstance(server, str) and server.strip():
+            self.server.setText(server)
+        at = self.game.findData(game) if isinstance(game, str) else -1
+        if at >= 0:
+            self.game.setCurrentIndex(at)
+
+    def remember(self) -> None:
+        settings = self._settings()
+        if settings is None:
+            return
+        for key, value in zip(self._REMEMBERED, (self.name.text().strip(), self.server.text().strip(),
+                                                 self.game.currentData())):
+            if value:
+                settings.setValue(key, value)
 
     def _game_changed(self) -> None:
         i = self.game.currentIndex()
@@ -492,11 +656,79 @@ class OnlineDialog(QDialog):
                 names.append(f"Computer {computers}")
         options = {"variant": self.variant.currentData()} if self.variant.count() else {}
         self._busy("Opening a table\u2026")
-        self._session().host(self.game.currentData(), kinds, names, options)
+        self.remember()
+        self._session().host(self.game.currentData(), kinds, names, options, public=self.public.isChecked())
+
+    def refresh_tables(self) -> None:
+        """Ask the server for its public tables (in the background; the list fills when they come)."""
+        from stateside.online import client as C
+
+        self.open_tables.clear()
+        self.open_tables.addItem("Looking\u2026")
+        self.refresh_button.setEnabled(False)
+        guest = guest_url(self.server.text())
+        titles = {g[0]: g[1] for g in self.games}
+
+        def fetch():
+            try:
+                result = asyncio.run(C.list_tables(guest))
+            except Exception as e:   # no server there, no referee: say so in the list
+                result = f"No list: {e}"
+            self._listed = result
+
+        self._listed = None
+        worker = threading.Thread(target=fetch, daemon=True)
+        worker.start()
+
+        def done():
+            if worker.is_alive():
+                QTimer.singleShot(50, done)
+                return
+            self.refresh_button.setEnabled(True)
+            self.show_tables(self._listed, titles)
+        QTimer.singleShot(50, done)
+
+    def show_tables(self, tables, titles: dict) -> None:
+        self.open_tables.clear()
+        if isinstance(tables, str):
+            self.open_tables.addItem(tables)
+            return
+        if not tables:
+            self.open_tables.addItem("No public table on this server just now.")
+            return
+        for t in tables:
+            free = [s for s, kind in enumerate(t["seats"]) if kind == "human" and str(s) not in t["joined"]]
+            people = ", ".join(str(n) for n in t["names"])
+            state = f"{len(free)} seat(s) free" if t["status"] == "lobby" else "playing"
+            item = QListWidgetItem(f"{t['table']}  {titles.get(t['game'], t['game'])}: {people} \u2014 {state}")
+            item.setData(Qt.UserRole, t["table"])
+            self.open_tables.addItem(item)
+
+    def _picked_code(self) -> str:
+        """The code typed, or else the one of the public table chosen in the list."""
+        item = self.open_tables.currentItem()
+        if not self.code.text().strip() and item is not None and item.data(Qt.UserRole):
+            self.code.setText(item.data(Qt.UserRole))
+        return self.code.text()
+
+    def _watch(self) -> None:
+        """A spectator's window for the table (it lives beside the main window); the dialog closes."""
+        self.remember()
+        self.watching = WatchWindow(self.server.text(), self._picked_code(), {g[0]: g[1] for g in self.games},
+                                    self.parent())
+        self.watching.setAttribute(Qt.WA_DeleteOnClose)
+        self.watching.show()
+        super().reject()
+
+    def _table_picked(self, item) -> None:
+        code = item.data(Qt.UserRole) if item is not None else None
+        if code:
+            self.code.setText(code)
 
     def _join(self) -> None:
         self._busy("Joining\u2026")
-        self._session().join(self.code.text())
+        self.remember()
+        self._session().join(self._picked_code(), self.name.text().strip() or None)
 
     def _busy(self, text: str) -> None:
         self.message.setStyleSheet("color: #444;")
@@ -623,11 +855,38 @@ def attach_session(window, session: OnlineSession):
             menu.insertAction(actions[after], session.leave_action)
         else:
             menu.addAction(session.leave_action)
-        # The menu entry goes when the session ends: left, the game over, or another table.
+        menu.insertAction(session.leave_action, session.computer_action)
+        # The menu entries go when the session ends: left, the game over, or another table.
         session.closed.connect(lambda: menu.removeAction(session.leave_action))
+        session.closed.connect(lambda: menu.removeAction(session.computer_action))
     # The mode leaves (so its screen goes back to the game it had) only if it still drives this session.
     session.leave_action.triggered.connect(lambda: mode.leave_online() if mode.online is session else session.leave())
     return mode
+
+
+def empty_seats(view: dict) -> list[int]:
+    """The people's seats nobody holds at the table the view is of."""
+    info = view.get("info") or {}
+    joined = {int(k) for k in (info.get("joined") or {})}
+    return [s for s, kind in enumerate(info.get("seats", [])) if kind == "human" and s not in joined]
+
+
+def presence_note(view: dict) -> str:
+    """Who is missing at a table that waits, in words for its banner: "Gil left; the table
+    waits. Share code K7QX3M" (the names the players chose; the host's for a seat never taken)."""
+    info = view.get("info") or {}
+    names = (info.get("setup") or {}).get("players", [])
+    seats = info.get("seats", [])
+    joined = {int(k) for k in (info.get("joined") or {})}
+    away = [str(names[s]) if s < len(names) else f"Seat {s + 1}"
+            for s, kind in enumerate(seats) if kind == "human" and s not in joined]
+    if not away:
+        return ""
+    who = away[0] if len(away) == 1 else ", ".join(away[:-1]) + " and " + away[-1]
+    note = f"{who} left; the table waits. Share code {view.get('table')}"
+    if info.get("host_seat") is not None and info.get("host_seat") == view.get("seat"):
+        note += ", or Game \u203a Give the empty seat to a computer"
+    return note
 
 
 def _is_real_time(game: str) -> bool:

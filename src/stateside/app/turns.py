@@ -809,7 +809,9 @@ class TurnBasedMode(LogLinks, GameMode):
     def online_update(self, view: dict) -> None:
         """The seat's view from the referee: the entries not yet here, in a world that agrees
         with all this seat was told (engine.following; the rules deal what it cannot see)."""
-        if self.online is None or view["status"] == "lobby":
+        if self.online is None:
+            return
+        if self._online_presence(view):
             return
         if not self._online_started:   # the table's game replaces whatever was on screen
             info = view["info"]
@@ -829,6 +831,23 @@ class TurnBasedMode(LogLinks, GameMode):
             self.status.emit("This screen could not agree with the table; it goes on with the table's word.")
         self.schedule()
         self.changed.emit()
+
+    def _online_presence(self, view: dict) -> bool:
+        """A table that waits for a seat (someone left) says who and how to bring them back;
+        when the seat is taken again, that it goes on. True while it waits."""
+        from stateside.app.online import presence_note
+
+        waiting = view["status"] == "lobby"
+        note = presence_note(view) if waiting and self._online_started else ""
+        if note and note != self.online_note:
+            self.online_note = note
+            self.status.emit(note)
+            self.refresh()
+        elif not waiting and f"Share code {view.get('table')}" in self.online_note:
+            self.online_note = ""
+            self.status.emit("Every seat is taken again: the game goes on.")
+            self.refresh()
+        return waiting
 
     def _online_connection(self, up: bool) -> None:
         self.online_note = "" if up else "Connection lost: reconnecting\u2026"

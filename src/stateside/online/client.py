@@ -74,19 +74,29 @@ async def _lobby(url: str, subject: str, body: dict, timeout: float = 10.0) -> d
 
 
 async def host_table(guest_url: str, game: str, seats: list[str], names: list[str] | None = None,
-                     options: dict | None = None, seed: int | None = None) -> dict:
-    """Open a table; the reply holds its code ("table") and the seed's commitment."""
+                     options: dict | None = None, seed: int | None = None, public: bool = False,
+                     host_seat: int | None = None) -> dict:
+    """Open a table (public: listed in the lobby, spectators welcome); the reply holds its
+    code ("table") and the seed's commitment."""
     body = {"type": "host", "game": game, "seats": seats, "names": names, "options": options or {}}
+    if public:
+        body["public"] = True
+    if host_seat is not None:
+        body["host_seat"] = host_seat
     if seed is not None:
         body["seed"] = seed    # honoured only by a referee started for tests or benchmarks
     return await _lobby(guest_url, P.LOBBY_HOST, body)
 
 
-async def join_table(guest_url: str, code: str, seat: int | None = None) -> dict:
-    """Take a seat: {"table", "seat", "user", "password", ...}."""
+async def join_table(guest_url: str, code: str, seat: int | None = None, name: str | None = None) -> dict:
+    """Take a seat, as `name` (before the game starts the seat's player is called so;
+    None keeps the name the host gave): {"table", "seat", "user", "password", ...}."""
+    body = {"type": "join", "table": code, "seat": seat}
+    if name is not None:
+        body["name"] = name
     for attempt in range(3):   # two referees seating two players at once: one is told to retry
         try:
-            return await _lobby(guest_url, P.LOBBY_JOIN, {"type": "join", "table": code, "seat": seat})
+            return await _lobby(guest_url, P.LOBBY_JOIN, body)
         except OnlineError as e:
             if "try again" not in str(e) or attempt == 2:
                 raise
@@ -94,6 +104,109 @@ async def join_table(guest_url: str, code: str, seat: int | None = None) -> dict
 
 async def look_table(guest_url: str, code: str) -> dict:
     return await _lobby(guest_url, P.LOBBY_LOOK, {"type": "look", "table": code})
+
+
+async def list_tables(guest_url: str) -> list[dict]:
+    """The server's public tables: {"table", "game", "names", "seats", "status", "n", "joined"}
+    each, the ones waiting for players first."""
+    return (await _lobby(guest_url, P.LOBBY_LIST, {"type": "list"}))["tables"]
+
+
+async def watch_table(guest_url: str, code: str, since: int = 0, credentials: bool = True) -> dict:
+    """A public table's log from `since` as every seat may see it, with a spectator's
+    credentials for what follows (unless the game is over: then its end)."""
+    return await _lobby(guest_url, P.LOBBY_WATCH, {"type": "watch", "table": code, "since": since,
+                                                   "credentials": credentials})
+
+
+class Spectator:
+    """Watches a public table: the entries as every seat may see them (the rules' public
+    words, hidden moves without their action), who is seated, the end. Reads the public
+    subject with a spectator's credentials; a gap is filled through the lobby."""
+
+    def __init__(self, guest_url: str, code: str, on_event: Callable[[str], None] | None = None):
+        self.guest_url, self.table, self.on_event = guest_url, code, on_event
+        self.entries: list[dict] = []
+        self.info: dict = {}
+        self.status = "lobby"
+        self.end: dict | None = None
+        self.left: list[dict] = []
+        self.nc = None
+        self._changed = asyncio.Event()
+
+    @property
+    def n(self) -> int:
+        return len(self.entries)
+
+    async def connect(self) -> "Spectator":
+        first = await watch_table(self.guest_url, self.table)
+        self._take(first)
+        if self.end is None:
+            url = server_url(self.guest_url, first["user"], first["password"])
+            for _ in range(40):   # the credentials are live once the server reloaded its users
+                try:
+                    self.nc = await nats.connect(url, name=f"stateside-watch-{self.table}", error_cb=_quiet,
+                                                 max_reconnect_attempts=-1, reconnect_time_wait=0.2)
+                    break
+                except Exception:   # not yet live: nats-py raises several kinds
+                    await asyncio.sleep(0.05)
+            else:
+                raise OnlineError(f"cannot watch table {self.table}: the server refused the spectator's credentials")
+            await self.nc.subscribe(P.public_subject(self.table), cb=self._on_public)
+            await self.nc.flush()
+            await self.catch_up()   # what happened between the first read and the subscription
+        return self
+
+    async def catch_up(self) -> None:
+        while True:
+            page = await watch_table(self.guest_url, self.table, self.n, credentials=False)
+            self._take(page)
+            if not page.get("more"):
+                return
+
+    def _take(self, page: dict) -> None:
+        self.info = {k: page[k] for k in ("game", "setup", "seats", "joined") if k in page}
+        self.status = page.get("status", self.status)
+        self.entries[page["since"]:] = page["entries"]
+        if page.get("end"):
+            self.end, self.status = page["end"], "over"
+        self._tell()
+
+    async def _on_public(self, msg) -> None:
+        try:
+            m = P.decode(msg.data, P.MAX_SERVER_PAYLOAD, "the referee's message", None)
+        except P.ProtocolError:
+            return
+        kind = m["type"]
+        if kind == "entries":
+            for entry in m["entries"]:
+                if entry["n"] == self.n:
+                    self.entries.append(entry)
+                elif entry["n"] > self.n:   # a gap: read the log so far again
+                    await self.catch_up()
+                    return
+            self.status = "playing" if self.status == "lobby" else self.status
+        elif kind == "end":
+            self.end, self.status = m, "over"
+        elif kind == "left":
+            self.left.append(m)
+            self.info["joined"], self.status = m.get("joined", {}), m.get("status", self.status)
+        elif kind == "closed":
+            self.status = "closed"
+        self._tell()
+
+    def _tell(self) -> None:
+        self._changed.set()
+        if self.on_event is not None:
+            self.on_event("changed")
+
+    async def wait_change(self, timeout: float = 10.0) -> None:
+        self._changed.clear()
+        await asyncio.wait_for(self._changed.wait(), timeout)
+
+    async def close(self) -> None:
+        if self.nc is not None and not self.nc.is_closed:
+            await self.nc.close()
 
 
 def server_url(guest_url: str, user: str, password: str) -> str:
@@ -216,6 +329,10 @@ class SeatClient:
         self.status = "left"
         await self.close()
 
+    async def give_to_computer(self, seat: int, level: str) -> None:
+        """The host gives a seat nobody holds to a computer of that level (refused otherwise)."""
+        await self._send({"type": "computer", "for": seat, "level": level, "id": secrets.token_hex(6)})
+
     async def act(self, action_json: Any, **fields: Any) -> str:
         """Send an intent for our seat at the current point of the game; its id. A real-time
         game's move also names the round it is for (round=N): the referee refuses it as
@@ -247,21 +364,20 @@ class SeatClient:
                 await self.sync()
                 return
             self._synced = True
-            self.info = {k: m[k] for k in ("game", "setup", "seats", "seed_commitment", "joined") if k in m}
+            self.info = {k: m[k] for k in ("game", "setup", "seats", "seed_commitment", "joined", "host_seat")
+                         if k in m}
             self._take_state(m)
             if m.get("end"):
                 self.end = m["end"]
-        elif kind == "update":
-            entry = m.get("entry")
-            if entry is not None:
+        elif kind == "update":   # a turn's entries (its action and what it brought), then our state
+            news = m.get("entries") or ([m["entry"]] if m.get("entry") is not None else [])
+            for entry in news:
                 if entry["n"] == self.n:
                     self.entries.append(entry)
                 elif entry["n"] > self.n:   # we missed something: catch up from the log
                     await self.sync()
                     return
-                else:
-                    return   # already had it (a sync overtook it)
-            if m["n"] == self.n:
+            if m["n"] == self.n:   # (entries we had already, from a sync that overtook them, are skipped)
                 self._take_state(m)
         elif kind == "end":
             self.end = m

@@ -19,6 +19,10 @@ PREFIX = "ss"
 LOBBY_HOST = f"{PREFIX}.lobby.host"      # guest -> referee: open a table
 LOBBY_JOIN = f"{PREFIX}.lobby.join"      # guest -> referee: take a seat, get credentials
 LOBBY_LOOK = f"{PREFIX}.lobby.look"      # guest -> referee: who is seated at a table
+LOBBY_LIST = f"{PREFIX}.lobby.list"      # guest -> referee: the server's public tables
+LOBBY_WATCH = f"{PREFIX}.lobby.watch"    # guest -> referee: watch a public table (a spectator's credentials)
+REFEREE_LIST = f"{PREFIX}.ref.list"      # referee -> every referee: your public tables (referees only)
+MAX_LISTED = 100                         # tables in one list
 LOG_STREAM = "STATESIDE_LOG"             # the JetStream stream of every game's log
 LOG_SUBJECTS = f"{PREFIX}.log.>"
 REFEREE_QUEUE = "referees"               # several referees share the work
@@ -99,6 +103,24 @@ def partition_wildcard(k: int | str) -> str:
     return f"{PREFIX}.p.{k}.t.*.in.*"
 
 
+def partition_of(table: str) -> int:
+    """The partition the server maps a table's intents to: NATS's partition() transform,
+    FNV-1a (32 bits) of the table code, modulo PARTITIONS (tests/test_online_partitions.py
+    holds it against a real server). A referee with a share hosts only codes of its own
+    partitions and hands a join or look for another's table to that table's owner, so a
+    table has one referee from the first join to the end."""
+    h = 0x811C9DC5
+    for byte in table.encode():
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h % PARTITIONS
+
+
+def partition_lobby_subject(k: int, kind: str) -> str:
+    """Where a referee hands a lobby request (join, look) to the owner of partition k
+    (referees only: no guest or seat may publish or subscribe there)."""
+    return f"{PREFIX}.p.{k}.lobby.{kind}"
+
+
 def mapped_intent_subject(table: str, seat: int) -> str:
     """A seat's intent subject after the mapping, whatever its partition."""
     return f"{PREFIX}.p.*.t.{table}.in.{seat}"
@@ -128,6 +150,15 @@ def parse_intent_subject(subject: str) -> tuple[str, int]:
     if len(parts) != 5 or parts[1] != "t" or parts[3] != "in" or not parts[4].isdigit():
         raise ProtocolError(f"not an intent subject: {subject!r}")
     return parts[2], int(parts[4])
+
+
+class Conflict(Exception):
+    """Someone else appended to this game's log first: reload it and think again."""
+
+
+def refusal(reason: str, intent_id: str = "") -> dict:
+    """The message that refuses an intent, with the reason the seat reads."""
+    return {"type": "refused", "id": intent_id, "reason": reason}
 
 
 def new_table_code() -> str:
@@ -221,7 +252,11 @@ def check_intent(msg: dict) -> dict:
         return msg
     if kind == "leave":
         return msg
-    raise ProtocolError(f"unknown intent type {kind[:20]!r} (use act, sync or leave)")
+    if kind == "computer":   # the host gives a seat that stays empty to a computer
+        if type(msg.get("for")) is not int or not isinstance(msg.get("level"), str) or len(msg["level"]) > 20:
+            raise ProtocolError("\"computer\" needs \"for\": the empty seat, and \"level\": a computer level")
+        return msg
+    raise ProtocolError(f"unknown intent type {kind[:20]!r} (use act, sync, leave or computer)")
 
 
 # --- the seed: hidden until the end, committed to from the start -----------------------

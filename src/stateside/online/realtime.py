@@ -26,6 +26,7 @@ import asyncio
 import json
 import logging
 import time
+from typing import Any, Protocol
 
 from stateside.engine.clock import next_step
 from stateside.engine.protocol import CHANCE
@@ -37,6 +38,24 @@ SEAT_KINDS = ("slap", "no-match", "buzz")
 VOID_REASON = "the table changed referee mid-round"
 
 
+class TableHost(Protocol):
+    """What a real-time table needs of the referee that drives it (referee.Referee is one):
+    the tables it knows, their locks, the log and the automatic actions."""
+    nc: Any
+    name: str
+    tables: dict
+    realtime: dict
+    stats: dict
+
+    def lock_for(self, code: str) -> asyncio.Lock: ...
+    def background(self, coro) -> asyncio.Task: ...
+    async def load(self, code: str) -> Any: ...
+    async def append(self, table, record: dict) -> None: ...
+    async def commit(self, table, action, text: str | None = None) -> dict: ...
+    def next_automatic(self, table) -> Any: ...
+    async def end(self, table) -> None: ...
+
+
 def owner_subject(code: str) -> str:
     return f"{P.PREFIX}.rt.{code}.owner"
 
@@ -44,7 +63,7 @@ def owner_subject(code: str) -> str:
 class RealTimeTable:
     """The referee's clock and intent queue for one real-time table it drives."""
 
-    def __init__(self, referee, code: str):
+    def __init__(self, referee: TableHost, code: str):
         self.referee = referee
         self.code = code
         self.queue: asyncio.Queue = asyncio.Queue()   # (arrival monotonic s, seat, intent), in arrival order
@@ -80,9 +99,7 @@ class RealTimeTable:
         self.sub = await ref.nc.subscribe(owner_subject(self.code), cb=self._on_forward)
         table = ref.tables[self.code]
         self.restart_clock(table.match.state.now())
-        self.task = asyncio.create_task(self._run())
-        ref._tasks.add(self.task)
-        self.task.add_done_callback(ref._tasks.discard)
+        self.task = ref.background(self._run())
 
     async def stop(self) -> None:
         if self.sub is not None:
@@ -112,16 +129,14 @@ class RealTimeTable:
 
     # --- driving ----------------------------------------------------------------------------
     async def _run(self) -> None:
-        from stateside.online.referee import Conflict
-
         ref = self.referee
         try:
             while True:
                 try:
                     if not await self._step():
                         break
-                except Conflict:   # another referee wrote the log (a seat left there): read it again
-                    async with ref._lock_for(self.code):
+                except P.Conflict:   # another referee wrote the log (a seat left there): read it again
+                    async with ref.lock_for(self.code):
                         table = await ref.load(self.code)
                     if table.driver != ref.name:   # another referee took the table over: it drives now
                         break
@@ -137,7 +152,7 @@ class RealTimeTable:
     async def _step(self) -> bool:
         """Take what is due, then wait for the next intent or moment; False once the game is over."""
         ref = self.referee
-        async with ref._lock_for(self.code):
+        async with ref.lock_for(self.code):
             table = ref.tables[self.code]
             if table.ended:
                 return False
@@ -148,7 +163,7 @@ class RealTimeTable:
                 await self.catch_up(self.game_time(time.monotonic()))
                 table = ref.tables[self.code]
                 if table.match.is_over():
-                    await ref._end(table)
+                    await ref.end(table)
                     return False
                 t_next, actions = next_step(table.match)
                 wait_until = self.mono_at(t_next) if actions else None
@@ -158,7 +173,7 @@ class RealTimeTable:
                 await self.wake.wait()
             finally:
                 self.paused = False
-            async with ref._lock_for(self.code):
+            async with ref.lock_for(self.code):
                 table = await ref.load(self.code)
                 self.restart_clock(table.match.state.now())
             return True
@@ -168,11 +183,11 @@ class RealTimeTable:
         except asyncio.TimeoutError:
             return True   # a deadline or a computer's moment: the next step's catch_up takes it
         if item is None:   # a seat left (here, or at another referee): read the log again
-            async with ref._lock_for(self.code):
+            async with ref.lock_for(self.code):
                 await ref.load(self.code)
             return True
         arrived, seat, intent = item
-        async with ref._lock_for(self.code):
+        async with ref.lock_for(self.code):
             reply = await self.take(seat, intent, arrived)
         if reply is not None:
             ref.stats["refusals"] += 1
@@ -187,7 +202,7 @@ class RealTimeTable:
             table = ref.tables[self.code]
             match = table.match
             if match.state.current_player() == CHANCE:
-                await ref._commit(table, ref._next_automatic(table))
+                await ref.commit(table, ref.next_automatic(table))
                 continue
             if match.is_over():
                 return
@@ -195,41 +210,39 @@ class RealTimeTable:
             if not actions:
                 return
             for action in actions:
-                await ref._commit(ref.tables[self.code], action)
+                await ref.commit(ref.tables[self.code], action)
 
     async def take(self, seat: int, intent: dict, arrived: float) -> dict | None:
         """One seat's intent, at the game time of its arrival; a refusal or None."""
-        from stateside.online.referee import Conflict, _refusal
-
         ref = self.referee
         iid = intent.get("id", "")
         table = ref.tables[self.code]
         if seat not in table.joined:
-            return _refusal(f"seat {seat} of table {self.code} has not been taken", iid)
+            return P.refusal(f"seat {seat} of table {self.code} has not been taken", iid)
         if table.status != "playing":
-            return _refusal("the game is over" if table.ended else "the table is still waiting for players", iid)
+            return P.refusal("the game is over" if table.ended else "the table is still waiting for players", iid)
         if "seat" in intent and intent["seat"] != seat:
-            return _refusal(f"you are seat {seat}; you cannot act for seat {intent['seat']}", iid)
+            return P.refusal(f"you are seat {seat}; you cannot act for seat {intent['seat']}", iid)
         t = max(self.game_time(arrived), table.match.state.now())
         await self.catch_up(t)
         table = ref.tables[self.code]
         state = table.match.state
         if table.match.is_over():
-            return _refusal("the game is over", iid)
+            return P.refusal("the game is over", iid)
         raw = intent["action"]
         if not (isinstance(raw, list) and raw and raw[0] in SEAT_KINDS):
-            return _refusal(f"malformed action for {table.match.game_id}: a move is [\"slap\", seat, time, "
+            return P.refusal(f"malformed action for {table.match.game_id}: a move is [\"slap\", seat, time, "
                             "card], [\"no-match\", seat, time] or [\"buzz\", seat, time]", iid)
         if len(raw) >= 2 and raw[1] != seat:
-            return _refusal(f"you are seat {seat}; you cannot act for seat {raw[1]}", iid)
+            return P.refusal(f"you are seat {seat}; you cannot act for seat {raw[1]}", iid)
         # The client's time is not trusted: the action happens when it arrived.
         try:
             action = state.action_from_json([raw[0], seat, state.now(), *raw[3:4]])
         except (ValueError, TypeError) as e:
-            return _refusal(f"malformed action for {table.match.game_id}: {str(e)[:200]}", iid)
+            return P.refusal(f"malformed action for {table.match.game_id}: {str(e)[:200]}", iid)
         number = state.round.number if state.round is not None and not state.to_draw else None
         if "round" in intent and intent["round"] != number:
-            return _refusal(f"stale: round {intent['round']} is over (this is round {number}); "
+            return P.refusal(f"stale: round {intent['round']} is over (this is round {number}); "
                             "your action came too late", iid)
         if action not in state.legal_actions(seat):
             try:
@@ -237,16 +250,16 @@ class RealTimeTable:
                 why = "not one of your legal actions"
             except IllegalActionError as e:   # the game's own words: "Wait for the die to land."
                 why = str(e)
-            return _refusal(f"illegal action: {why}", iid)
+            return P.refusal(f"illegal action: {why}", iid)
         try:
-            await ref._commit(table, action)
-        except Conflict:   # another referee wrote this table's log: it is no longer ours
+            await ref.commit(table, action)
+        except P.Conflict:   # another referee wrote this table's log: it is no longer ours
             await ref.load(self.code)
-            return _refusal("stale: another move was recorded first; sync and try again", iid)
+            return P.refusal("stale: another move was recorded first; sync and try again", iid)
         return None
 
 
-async def void_interrupted_round(referee, table, reason: str = VOID_REASON):
+async def void_interrupted_round(referee: TableHost, table, reason: str = VOID_REASON):
     """A referee taking over a real-time table mid-round: log a void for the round and
     run its clock out, deadline by deadline, so that the game deals a new round. A round
     whose correct slap is already in the log closes as the log says (its tie window
@@ -257,14 +270,14 @@ async def void_interrupted_round(referee, table, reason: str = VOID_REASON):
     number = state.round.number
     first = not state.round.pending   # a round with a logged correct slap is decided, not void
     if first:
-        await referee._append(table, {"type": "void", "round": number, "n": table.n, "reason": reason})
+        await referee.append(table, {"type": "void", "round": number, "n": table.n, "reason": reason})
         table.voids.append({"round": number, "n": table.n, "reason": reason})
     while not state.is_terminal() and not state.to_draw and state.round.number == number:
         deadline = state.next_deadline()
         if deadline is None:   # untimed rounds are refused at hosting; never wait forever
             break
         text = f"Round {number} is void: {reason}." if first else None
-        await referee._commit(table, state.advance_action(deadline), text=text)
+        await referee.commit(table, state.advance_action(deadline), text=text)
         first = False
         state = table.match.state
     return table

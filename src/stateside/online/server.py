@@ -111,7 +111,7 @@ def _perm(publish: list[str], subscribe: list[str]) -> str:
 
 GAME_ACCOUNT = "STATESIDE"   # the referee, the seats and the games' logs
 GUEST_ACCOUNT = "GUESTS"     # the public guest: the lobby only, imported from the game account
-LOBBY_SUBJECTS = (P.LOBBY_HOST, P.LOBBY_JOIN, P.LOBBY_LOOK)
+LOBBY_SUBJECTS = (P.LOBBY_HOST, P.LOBBY_JOIN, P.LOBBY_LOOK, P.LOBBY_LIST, P.LOBBY_WATCH)
 
 
 def render_config(host: str, port: int, data_dir: Path, referee_pw: str, seats: dict) -> str:
@@ -126,6 +126,10 @@ def render_config(host: str, port: int, data_dir: Path, referee_pw: str, seats: 
     game_users = [f"      {{user: {_quote(REFEREE_USER)}, password: {_quote(referee_pw)}}}"]
     for user, entry in sorted(seats.items()):
         table, seat = entry["table"], entry["seat"]
+        if seat is None:   # a spectator: the table's public subject only, and nothing to publish
+            game_users.append(f"      {{user: {_quote(user)}, password: {_quote(entry['password'])}, permissions: "
+                              f"{{publish: {{deny: [\">\"]}}, subscribe: {{allow: [{_quote(P.public_subject(table))}]}}}}}}")
+            continue
         game_users.append(f"      {{user: {_quote(user)}, password: {_quote(entry['password'])}, permissions: "
                           # the server checks the subject after the partition mapping too
                           + _perm([P.intent_subject(table, seat), P.mapped_intent_subject(table, seat)],
@@ -164,12 +168,18 @@ def render_config(host: str, port: int, data_dir: Path, referee_pw: str, seats: 
 
 class ConfigAuthorizer:
     """Issues seats' credentials by rewriting DATA/nats.conf and asking the server to
-    reload it (SIGHUP). Existing connections stay up across a reload."""
+    reload it (SIGHUP). Existing connections stay up across a reload.
+
+    Seats asked for at about the same moment share one rewrite and one reload (the server
+    re-reads every user at each, so one per seat grew with the number of seats: 200 ms a
+    join at 400 seats). Several referee processes may share DATA: each rewrite holds a
+    lock on DATA/seats.lock, so that none loses another's seats."""
 
     def __init__(self, data_dir: Path, host: str, port: int, pid: int | None):
         self.data_dir = Path(data_dir)
         self.host, self.port, self.pid = host, port, pid
         self._lock = asyncio.Lock()
+        self._pending: list = []   # (change to the seats, future) waiting for the next rewrite
 
     @property
     def seats_path(self) -> Path:
@@ -191,29 +201,60 @@ class ConfigAuthorizer:
         """A new user and password for one seat of one table, live once this returns."""
         user = f"{table}-{seat}-{secrets.token_hex(3)}"
         password = secrets.token_hex(16)
-        async with self._lock:
-            seats = self.seats()
-            seats[user] = {"table": table, "seat": seat, "password": password, "issued": int(time.time())}
-            _write_private(self.seats_path, json.dumps(seats))
-            self.write_config(seats)
-            self.reload()
+        entry = {"table": table, "seat": seat, "password": password, "issued": int(time.time())}
+        await self._change(lambda seats: seats.__setitem__(user, entry))
+        return user, password
+
+    async def issue_spectator(self, table: str) -> tuple[str, str]:
+        """A user who may only read the table's public subject (what every seat may see)."""
+        user = f"{table}-w-{secrets.token_hex(4)}"
+        password = secrets.token_hex(16)
+        entry = {"table": table, "seat": None, "password": password, "issued": int(time.time())}
+        await self._change(lambda seats: seats.__setitem__(user, entry))
         return user, password
 
     async def revoke_table(self, table: str) -> None:
         """Every credential of a table (its game is over): refused from the reload on."""
-        await self._revoke(lambda u, e: e.get("table") == table)
+        await self._change(lambda seats: [seats.pop(u) for u, e in list(seats.items()) if e.get("table") == table])
 
     async def revoke_user(self, user: str) -> None:
         """One seat's credentials (the seat left): refused from the reload on; the server
         also closes a connection still open with them."""
-        await self._revoke(lambda u, e: u == user)
+        await self._change(lambda seats: seats.pop(user, None))
 
-    async def _revoke(self, gone) -> None:
+    async def _change(self, change) -> None:
+        """Apply `change` to the seats with whatever else is pending, in one rewrite."""
+        done = asyncio.get_running_loop().create_future()
+        done.add_done_callback(lambda f: f.cancelled() or f.exception())   # (a caller gone: no warning)
+        self._pending.append((change, done))
         async with self._lock:
+            if not done.done():   # else a rewrite while we waited for the lock took ours too
+                batch, self._pending = self._pending, []
+                work = asyncio.ensure_future(asyncio.to_thread(self._rewrite, [c for c, _ in batch]))
+
+                def settle(w, batch=batch):
+                    for _, f in batch:
+                        if not f.done():
+                            if w.cancelled() or w.exception() is None:
+                                f.set_result(None)
+                            else:
+                                f.set_exception(w.exception())
+                work.add_done_callback(settle)
+                # A caller cancelled meanwhile does not stop the rewrite (a thread cannot be
+                # stopped) nor leave the others of its batch waiting: they hear when it ends.
+                await asyncio.shield(work)
+        await done
+
+    def _rewrite(self, changes: list) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.data_dir / "seats.lock", "a") as lock:
+            _lock_file(lock)
             before = self.seats()
-            seats = {u: e for u, e in before.items() if not gone(u, e)}
-            if len(seats) == len(before):
-                return   # nothing to revoke (another referee did it): no needless reload
+            seats = dict(before)
+            for change in changes:
+                change(seats)
+            if seats == before:
+                return   # nothing to do (another referee revoked them already): no needless reload
             _write_private(self.seats_path, json.dumps(seats))
             self.write_config(seats)
             self.reload()
@@ -227,6 +268,15 @@ class ConfigAuthorizer:
             exe = find_nats_server()
             if exe:
                 subprocess.run([exe, "--signal", f"reload={self.pid}"], check=False, timeout=10)
+
+
+def _lock_file(f) -> None:
+    """An exclusive lock on an open file, released when it is closed (none on Windows)."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    fcntl.flock(f.fileno(), fcntl.LOCK_EX)
 
 
 class NatsServer:
@@ -340,7 +390,7 @@ async def _watch(server: NatsServer, every_s: float = 0.5) -> None:
 async def run_server(host: str, port: int, data_dir: Path | None, nats_url: str | None,
                      auth_dir: Path | None = None, server_pid: int | None = None, replicas: int = 1,
                      ready=None, stop_event: asyncio.Event | None = None,
-                     share: tuple[int, int] | None = None, limits=None) -> None:
+                     share: tuple[int, int] | None = None, limits=None, watch_pauses: bool = False) -> None:
     """`stateside server`: start nats-server (unless nats_url is given) and a referee,
     until stopped (stop_event), or until nats-server dies (ServerError). With nats_url,
     only a referee runs, against an existing server; an address it cannot reach raises
@@ -360,7 +410,8 @@ async def run_server(host: str, port: int, data_dir: Path | None, nats_url: str 
                 raise ServerError(f"{Path(auth_dir) / 'server.json'}: missing; --auth-dir must be the --data "
                                   "folder of a running `stateside server`")
             authorizer = ConfigAuthorizer(auth_dir, where["host"], int(where["port"]), server_pid)
-    referee = Referee(url, authorizer=authorizer, replicas=replicas, share=share, limits=limits)
+    referee = Referee(url, authorizer=authorizer, replicas=replicas, share=share, limits=limits,
+                      freeze_gc=True, watch_pauses=watch_pauses)
     waits = [asyncio.ensure_future(stop_event.wait() if stop_event is not None else asyncio.Event().wait())]
     if server is not None:
         waits.append(asyncio.ensure_future(_watch(server)))
@@ -407,7 +458,10 @@ def _referee_only(argv: list[str] | None = None) -> int:
     if has_password(args.nats):
         parser.error(PASSWORD_ON_COMMAND_LINE)
 
+    running = []
+
     def ready(_server, referee):
+        running.append(referee)
         print(f"referee {referee.name} ready (share {args.share or 'all'})", flush=True)
 
     async def main():
@@ -421,7 +475,7 @@ def _referee_only(argv: list[str] | None = None) -> int:
 
         await run_server("127.0.0.1", 0, None, args.nats, Path(args.auth_dir) if args.auth_dir else None,
                          args.server_pid, args.replicas, ready=ready, stop_event=stop, share=share,
-                         limits=Limits.generous() if args.load_test else None)
+                         limits=Limits.generous() if args.load_test else None, watch_pauses=args.load_test)
 
     try:
         asyncio.run(main())
@@ -430,6 +484,9 @@ def _referee_only(argv: list[str] | None = None) -> int:
     except (ServerError, OSError) as e:
         print(f"referee: {e}", file=sys.stderr)
         return 1
+    finally:
+        if args.load_test and running:   # what a benchmark reads: appends, conflicts, the longest pause
+            print("referee stats " + json.dumps(running[0].stats), flush=True)
     return 0
 
 
