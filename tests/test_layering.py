@@ -92,10 +92,6 @@ def test_engine_geo_data_import_no_game_or_app():
 
 # --- no import cycles ---------------------------------------------------------------------
 
-# The one cycle allowed while it lasts: online.realtime uses the referee's private members
-# and the referee starts realtime's loop; issue 23 (owned by the online work) gives them a
-# small interface. The test allows exactly this cycle, and only while it exists.
-KNOWN_CYCLES = {frozenset({"stateside.online.realtime", "stateside.online.referee"})}
 # The layers that must sit in no package cycle at all: the rules' foundations.
 FOUNDATIONS = ("engine", "geo", "data", "registry", "errors", "paths")
 
@@ -193,8 +189,7 @@ def test_cycle_finder_finds_cycles():
 
 def test_no_module_import_cycle():
     found = cycles(module_graph())
-    unexpected = found - KNOWN_CYCLES
-    assert not unexpected, "import cycles: " + "; ".join(" <-> ".join(sorted(c)) for c in unexpected)
+    assert not found, "import cycles: " + "; ".join(" <-> ".join(sorted(c)) for c in found)
 
 
 def test_foundations_sit_in_no_package_cycle():
