@@ -141,7 +141,13 @@ def cmd_server(argv: list[str]) -> int:
     import signal
     from pathlib import Path
 
-    from stateside.online.server import PASSWORD_ON_COMMAND_LINE, ServerError, default_data_dir, has_password, run_server
+    from stateside.online.server import (
+        PASSWORD_ON_COMMAND_LINE,
+        ServerError,
+        default_data_dir,
+        has_password,
+        run_server,
+    )
 
     if args.nats and has_password(args.nats):
         return _fail(f"server: {PASSWORD_ON_COMMAND_LINE}")

@@ -7,8 +7,8 @@ first-player advantage, and `format_stats` prints one line per player spec. Seat
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 from stateside.engine.match import CHANCE, Match
 

@@ -20,7 +20,7 @@ def write_chime(path: Path) -> None:
     """A short soft chime (a sine at 880 Hz fading out), 16-bit mono WAV: our own sound."""
     import math
     import struct
-    import wave   # here: start-up builds the menus, and plays nothing
+    import wave  # here: start-up builds the menus, and plays nothing
 
     n = RATE * CHIME_MS // 1000
     frames = b"".join(struct.pack("<h", int(9000 * math.exp(-5 * i / n) * math.sin(2 * math.pi * CHIME_HZ * i / RATE)))

@@ -1,15 +1,15 @@
 """Map explorer: click a state to see its facts and its neighbours under each game's rules."""
 from __future__ import annotations
 
-from PySide6.QtGui import QColor
 # The panel's own widget classes are imported where the panel is built, after the map's
 # first paint: PySide6 sets up each class, with its enums, on first use.
 from typing import TYPE_CHECKING
 
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout
 
 from stateside.app.mode import GameMode
-from stateside.board.qt_lazy import Qt   # set up after the map's first paint
+from stateside.board.qt_lazy import Qt  # set up after the map's first paint
 from stateside.geo.rulesets import RULESETS
 
 if TYPE_CHECKING:   # the annotations' names; the classes themselves load with the panel
@@ -124,7 +124,7 @@ class ExplorerMode(GameMode):
 
     @property
     def states(self):
-        from stateside.data.states import load_states   # read on first use, not at start-up
+        from stateside.data.states import load_states  # read on first use, not at start-up
 
         return load_states()
 
@@ -141,7 +141,7 @@ class ExplorerMode(GameMode):
             self.status.emit(f"{self.states[code].name}: {n} {'neighbour' if n == 1 else 'neighbours'}")
 
     def _neighbours(self, code: str) -> list[str]:
-        from stateside.geo.borders import load_borders   # derived on first use
+        from stateside.geo.borders import load_borders  # derived on first use
 
         return sorted(load_borders(self.ruleset).neighbours(code))
 

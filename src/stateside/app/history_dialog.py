@@ -57,8 +57,16 @@ class HistoryDialog(QDialog):
         from PySide6.QtCore import Qt
         from PySide6.QtGui import QKeySequence, QShortcut
         from PySide6.QtWidgets import (
-            QAbstractItemView, QComboBox, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel, QTableWidget,
-            QTabWidget, QVBoxLayout, QWidget,
+            QAbstractItemView,
+            QComboBox,
+            QDialogButtonBox,
+            QHBoxLayout,
+            QHeaderView,
+            QLabel,
+            QTableWidget,
+            QTabWidget,
+            QVBoxLayout,
+            QWidget,
         )
 
         super().__init__(window)

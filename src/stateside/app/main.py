@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QStandardPaths, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+
 # Dialogs are imported where they are used: PySide6 sets up each Qt class on first
 # access, and start-up should pay only for what the first window shows.
 from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QToolBar, QWidget
@@ -50,7 +51,7 @@ def shortcuts(key: str | QKeySequence.StandardKey) -> list[QKeySequence] | QKeyS
 
 
 def app_icon():
-    from PySide6.QtGui import QIcon   # set after the first paint (see MainWindow), and so imported
+    from PySide6.QtGui import QIcon  # set after the first paint (see MainWindow), and so imported
 
     icon = QIcon()
     folder = resource("icons")
@@ -96,7 +97,7 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget()
         self.setCentralWidget(self.stack)
         self.stack.setStyleSheet("QFrame#sidePanel { background: #f7f5ef; border-left: 1px solid #d8d2c4; }")
-        from stateside.app.history import HistoryKeeper   # Game > History: every finished game kept
+        from stateside.app.history import HistoryKeeper  # Game > History: every finished game kept
 
         # Kept by the copy that owns the autosaves: two copies writing one index would lose games.
         self.history = HistoryKeeper(self, config_dir() / "history" if self.autosaving else None)

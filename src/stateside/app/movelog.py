@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter
-from PySide6.QtWidgets import QListWidget, QListWidgetItem, QStyledItemDelegate, QStyle
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QStyle, QStyledItemDelegate
 
 NO_COLOUR = "#9a9a9a"   # chance (a card drawn, a tile turned up) has no player
 ROLE_LINE = Qt.UserRole + 1

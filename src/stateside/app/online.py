@@ -22,8 +22,22 @@ from contextlib import contextmanager
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
-    QMessageBox, QPushButton, QSpinBox, QStackedWidget, QTabWidget, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QStackedWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from stateside.board.plain import literal, plain_label
@@ -244,7 +258,7 @@ class OnlineSession(QObject):
             await coro
         except OnlineError as e:
             self._post("failed", str(e))
-        except (OSError, asyncio.TimeoutError) as e:
+        except (TimeoutError, OSError) as e:
             self._post("failed", f"cannot reach the server at {self.guest.split('@')[-1]}: {e or 'timed out'}")
         except Exception as e:   # nats-py's own errors (no servers, authorization...)
             self._post("failed", f"{type(e).__name__}: {e}")
@@ -300,7 +314,7 @@ class OnlineSession(QObject):
             try:
                 await asyncio.wait_for(self._wake.wait(), 0.5)
                 heard_at = time.monotonic()
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             self._wake.clear()
             now = time.monotonic()

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QEasingCurve, QObject, QPointF, QPropertyAnimation, QRect, QVariantAnimation
 from shiboken6 import isValid
 
-from stateside.board.qt_lazy import Qt   # the map's first paint must not wait for Qt's namespace
+from stateside.board.qt_lazy import Qt  # the map's first paint must not wait for Qt's namespace
 
 # (menu text, milliseconds a move takes): the choices of View > Animations
 SPEEDS = (("Off", 0), ("Fast", 150), ("Normal", 260))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QWidget
 
-from stateside.board.qt_lazy import Qt   # the map's first paint must not wait for Qt's namespace
+from stateside.board.qt_lazy import Qt  # the map's first paint must not wait for Qt's namespace
 
 
 def plain_label(text: str = "", parent: QWidget | None = None) -> QLabel:
@@ -30,7 +30,7 @@ def literal(text: str) -> str:
     take it for HTML, else as HTML that reads as the text."""
     if "<" not in text and "&lt;" not in text:   # Qt takes nothing else for HTML; asked for nothing
         return text
-    from PySide6.QtGui import Qt as text_functions   # Qt's namespace with its text functions
+    from PySide6.QtGui import Qt as text_functions  # Qt's namespace with its text functions
 
     if not text_functions.mightBeRichText(text):
         return text

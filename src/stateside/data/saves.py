@@ -151,7 +151,7 @@ def _depth(data: Any) -> int:
 def move_aside(path: str | os.PathLike) -> Path | None:
     """Rename a file that cannot be used to <name>.unreadable-<date><suffix> beside it,
     so that it is never read again nor lost; the new name, or None if it cannot be moved."""
-    import datetime   # here: start-up reads saves before it needs dates
+    import datetime  # here: start-up reads saves before it needs dates
 
     path = Path(path)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")

@@ -9,7 +9,8 @@ same function from a timer, after letting the wall clock reach the game time of 
 from __future__ import annotations
 
 import time
-from typing import Any, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from stateside.engine.log import LogEntry, seat_rng_seed
 from stateside.engine.protocol import Player, State

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from stateside.engine.clock import step_simultaneous
 from stateside.engine.log import LogEntry, chance_rng, seat_rng_seed
@@ -289,7 +290,7 @@ class Match:
         }
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "the save", rules: type[State] | None = None) -> "Match":
+    def from_json(cls, data: Any, where: str = "the save", rules: type[State] | None = None) -> Match:
         """Rebuild a match by replaying its log. Any problem raises SaveError naming
         `where` and the field or the action ("action 17 of 40: ..."), never a traceback.
         `rules`: the game's own class to replay with (its id must be the save's game),

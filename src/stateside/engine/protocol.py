@@ -37,8 +37,9 @@ were taken; stateside.engine.clock drives such a game for the app and self-play 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Hashable, Sequence
+from typing import Any, ClassVar
 
 from stateside.errors import IllegalActionError  # noqa: F401  (re-exported: rules raise it)
 
@@ -95,7 +96,7 @@ class State(ABC):
     # --- making and copying --------------------------------------------------
     @classmethod
     @abstractmethod
-    def new(cls, setup: dict) -> "State":
+    def new(cls, setup: dict) -> State:
         """A new game. Raise ValueError (with a message fit for a person) for a bad setup."""
 
     @classmethod
@@ -104,7 +105,7 @@ class State(ABC):
         return {"players": [f"Player {i + 1}" for i in range(players)]}
 
     @abstractmethod
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent copy: nothing mutable is shared with self."""
 
     # --- whose turn, what is legal -------------------------------------------
@@ -214,7 +215,7 @@ class State(ABC):
 
     # --- a consistent world -----------------------------------------------------
     @classmethod
-    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> "State | None":
+    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> State | None:
         """A whole state that `seat` cannot tell from the real one, made from the game's
         setup and the seat's observation alone (as OpenSpiel's resample_from_infostate):
         its observation(seat) is `observation`, its legal actions are the real ones, and
@@ -225,7 +226,7 @@ class State(ABC):
         return None
 
     # --- hidden information, for the tests of computer players -----------------
-    def with_hidden_changed(self, viewer: int, rng) -> "State | None":
+    def with_hidden_changed(self, viewer: int, rng) -> State | None:
         """A copy in which what `viewer` may not know is changed (others' hands dealt
         differently, the unseen cards swapped) while everything `viewer` may know stays.
         Games with hidden information implement it; the conformance test checks that

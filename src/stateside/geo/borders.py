@@ -22,7 +22,6 @@ from stateside.geo.atlas import Atlas, load_atlas
 from stateside.geo.rulesets import RULESETS
 from stateside.paths import cache_file, resource
 
-
 Pair = tuple[str, str]
 
 
@@ -61,7 +60,7 @@ class Borders:
 
 def derive_pairs(atlas: Atlas) -> frozenset[Pair]:
     """Pairs of states whose boundaries share a line of positive length."""
-    from shapely import STRtree   # imported here: drawing the map does not need it
+    from shapely import STRtree  # imported here: drawing the map does not need it
 
     geoms = [s.geometry for s in atlas.states]
     boundaries = [g.boundary for g in geoms]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import nats
 
@@ -138,7 +139,7 @@ class Spectator:
     def n(self) -> int:
         return len(self.entries)
 
-    async def connect(self) -> "Spectator":
+    async def connect(self) -> Spectator:
         first = await watch_table(self.guest_url, self.table)
         self._take(first)
         if self.end is None:
@@ -247,7 +248,7 @@ class SeatClient:
     def n(self) -> int:
         return len(self.entries)
 
-    async def connect(self, retries: int = 40) -> "SeatClient":
+    async def connect(self, retries: int = 40) -> SeatClient:
         url = server_url(self.guest_url, self.user, self.password)
 
         async def on_error(e):
@@ -323,7 +324,7 @@ class SeatClient:
             self._changed.clear()
             try:
                 await asyncio.wait_for(self._changed.wait(), min(left, 1.0))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
         self.gone = True
         self.status = "left"
@@ -411,7 +412,7 @@ class SeatClient:
     def my_turn(self) -> bool:
         return self.status == "playing" and self.to_move == self.seat and bool(self.legal)
 
-    async def play(self, choose: Callable[["SeatClient"], Any], stop_after: int | None = None,
+    async def play(self, choose: Callable[[SeatClient], Any], stop_after: int | None = None,
                    timeout: float = 30.0) -> None:
         """Play until the game ends (or after `stop_after` of our own moves): `choose`
         gets this client and returns the action's JSON, one of self.legal. An intent that
@@ -452,11 +453,11 @@ class SeatClient:
         try:
             await asyncio.wait_for(self._changed.wait(), min(left, 1.0))
             return True
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
 
     # --- the end: check the referee -----------------------------------------------------------
-    def verify(self) -> "Any":
+    def verify(self) -> Any:
         """Check the finished game: the seed matches the commitment made at the start, every
         chance draw is the one the seeding rule gives, and every entry this seat saw is the
         action in the full log. Returns the replayed Match (save it like a hot-seat game)."""

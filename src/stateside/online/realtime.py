@@ -180,7 +180,7 @@ class RealTimeTable:
         timeout = None if wait_until is None else max(0.0, wait_until - time.monotonic())
         try:
             item = await asyncio.wait_for(self.queue.get(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return True   # a deadline or a computer's moment: the next step's catch_up takes it
         if item is None:   # a seat left (here, or at another referee): read the log again
             async with ref.lock_for(self.code):

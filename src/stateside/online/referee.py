@@ -61,7 +61,7 @@ class Limits:
     sweep_every_s: float = 60.0
 
     @classmethod
-    def generous(cls) -> "Limits":
+    def generous(cls) -> Limits:
         """For load tests and benchmarks, whose many tables come from one address."""
         return cls(lobby_per_connection=(1e6, 1e6), lobby_per_address=(1e6, 1e6), waiting_per_connection=10**6,
                    waiting_per_address=10**6, waiting_tables=P.MAX_TABLES,
@@ -624,7 +624,7 @@ class Referee:
             except TableClosed as e:
                 await self._close(table, str(e))
                 return
-            except (nats.errors.Error, APIError, asyncio.TimeoutError):
+            except (TimeoutError, nats.errors.Error, APIError):
                 raise
             except Exception as e:   # a computer player or the rules failed: close this table only
                 log.exception("referee: table %s cannot go on", table.code)
@@ -1267,5 +1267,5 @@ async def connect_referee(url, name: str, connect_timeout: float = 5.0, **option
     try:
         return await asyncio.wait_for(nats.connect(url, name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.2,
                                                    connect_timeout=2, **options), connect_timeout)
-    except (asyncio.TimeoutError, OSError, nats.errors.Error) as e:
+    except (TimeoutError, OSError, nats.errors.Error) as e:
         raise ConnectionError(f"cannot reach NATS at {where} ({e or type(e).__name__})") from None

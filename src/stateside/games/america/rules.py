@@ -33,10 +33,10 @@ Actions are short strings (saved as they are)::
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache, partial
 from types import MappingProxyType
-from typing import Hashable, Iterable, Mapping, Sequence
 
 from stateside.engine.protocol import CHANCE, EVERY_SEAT, TERMINAL, Event, GameSpec, InvariantError, State
 from stateside.errors import DataError, IllegalActionError, InvalidActionError
@@ -435,7 +435,7 @@ class AmericaGame(State):
         self._begin_card()
 
     @classmethod
-    def new(cls, setup: dict) -> "AmericaGame":
+    def new(cls, setup: dict) -> AmericaGame:
         return cls(setup)
 
     @classmethod
@@ -594,7 +594,7 @@ class AmericaGame(State):
             self.events.append(TurnEvent(player, "place", section, space))
         return self._advance()
 
-    def clone(self) -> "AmericaGame":
+    def clone(self) -> AmericaGame:
         copy = object.__new__(type(self))
         copy.__dict__.update(self.__dict__)
         for name in ("track", "supply", "nonscoring", "pool", "drawn",
@@ -801,7 +801,7 @@ class AmericaGame(State):
     REPLAY_ATTEMPTS = 200    # v1_rules: an extra draw the record does not name is guessed
 
     @classmethod
-    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> "AmericaGame":
+    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> AmericaGame:
         """A game `seat` cannot tell from the one observed: the public record is played again
         (each card's offered topics drawn when the box has to show them, the choice, the
         markers and passes); a topic out of the box but not shown yet is dealt at random
@@ -880,7 +880,7 @@ class AmericaGame(State):
         trial.apply_action(draw)
         return trial.phase == DRAW
 
-    def _answers_dealt(self, keys: Iterable[str], rng) -> "AmericaGame":
+    def _answers_dealt(self, keys: Iterable[str], rng) -> AmericaGame:
         """This game with the answers of topics `keys` dealt at random among the answers
         of every topic not scored yet (a state among those on the same Mississippi side)."""
         keys = sorted(keys)
@@ -906,7 +906,7 @@ class AmericaGame(State):
         self.topics = MappingProxyType({topic_id(t): t for card in self.deck for t in card.topics})
         return self
 
-    def with_hidden_changed(self, viewer: int, rng) -> "AmericaGame":
+    def with_hidden_changed(self, viewer: int, rng) -> AmericaGame:
         """A copy in which the answers on the hidden half of every card not yet scored are
         dealt among those cards again (a state answer only to a card whose shading shows
         the same side of the Mississippi): nothing a seat sees changes."""

@@ -28,7 +28,7 @@ route, and every legal move is on a shortest route, so all levels drive the same
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from stateside.engine.protocol import Player
 from stateside.games.game_of_the_states import parts

@@ -61,7 +61,12 @@ from stateside.data.words import possessive, verb
 from stateside.engine.protocol import CHANCE, TERMINAL, Event, InvariantError
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.common import (
-    Deck, chance_candidates, move_ends, parse, sector_of, spin_outcomes,
+    Deck,
+    chance_candidates,
+    move_ends,
+    parse,
+    sector_of,
+    spin_outcomes,
 )
 
 DISKS_PER_PLAYER = 4
@@ -113,7 +118,7 @@ class BuySell:
         self.last_move: dict | None = None
         self.winners: list[int] = []
 
-    def clone(self) -> "BuySell":
+    def clone(self) -> BuySell:
         c = copy.copy(self)
         c.money = list(self.money)
         c.deck = self.deck.copy()

@@ -21,7 +21,7 @@ class Deck:
         self.bottom: list[str] = []     # returned to the bottom, next to come up first
         self.discard: list[str] = []    # face up, last discarded at the end
 
-    def copy(self) -> "Deck":
+    def copy(self) -> Deck:
         d = Deck(())
         d.unseen = set(self.unseen)
         d.bottom = list(self.bottom)

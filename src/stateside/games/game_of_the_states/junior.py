@@ -25,7 +25,12 @@ from stateside.data.words import possessive
 from stateside.engine.protocol import CHANCE, TERMINAL, Event, InvariantError
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.common import (
-    Deck, chance_candidates, move_ends, parse, sector_of, spin_outcomes,
+    Deck,
+    chance_candidates,
+    move_ends,
+    parse,
+    sector_of,
+    spin_outcomes,
 )
 
 PILE = 4
@@ -59,7 +64,7 @@ class Junior:
         self.last_move: dict | None = None
         self.winners: list[int] = []
 
-    def clone(self) -> "Junior":
+    def clone(self) -> Junior:
         c = copy.copy(self)
         c.money = list(self.money)
         c.deck = self.deck.copy()

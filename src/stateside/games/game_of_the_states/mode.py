@@ -23,23 +23,32 @@ import random
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QKeySequence, QPen, QShortcut
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QFrame, QGraphicsEllipseItem, QGraphicsLineItem, QHBoxLayout, QLabel, QLineEdit,
-    QPushButton, QVBoxLayout, QWidget,
+    QComboBox,
+    QDialog,
+    QFrame,
+    QGraphicsEllipseItem,
+    QGraphicsLineItem,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from stateside.app.setup_screen import SeatChoice, SetupScreen
 from stateside.app.turns import ScoreTable, TurnBasedMode
 from stateside.board.plain import button_text, literal, plain_label
 from stateside.board.view import CALLOUT_STATES, TAB_H
+from stateside.data.words import possessive
 from stateside.engine.match import CHANCE, HUMAN, LogEntry, Match
 from stateside.engine.tutorial import CHANCE_STEP
 from stateside.games.game_of_the_states import parts
+from stateside.games.game_of_the_states.help import help_html
 from stateside.games.game_of_the_states.matching import UNKNOWN
 from stateside.games.game_of_the_states.rules import VARIANT_TITLES, VARIANTS, GameOfTheStates
 from stateside.games.game_of_the_states.trivia import FACT_NAMES, QUESTIONS, facts_on, shown, typed_action
-from stateside.games.game_of_the_states.help import help_html
 from stateside.games.game_of_the_states.widgets import PlatformWidget, ProductIcons, SpinnerWidget
-from stateside.data.words import possessive
 
 COLOURS = (("Red", "#d62828", "R"), ("Blue", "#1d6fd6", "B"), ("Green", "#2a9d3f", "G"),
            ("Yellow", "#f4c430", "Y"))

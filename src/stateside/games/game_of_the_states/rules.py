@@ -44,7 +44,7 @@ class GameOfTheStates(State):
         self.engine = engine
 
     @classmethod
-    def new(cls, setup: dict) -> "GameOfTheStates":
+    def new(cls, setup: dict) -> GameOfTheStates:
         if not isinstance(setup, dict):
             raise ValueError("the setup must be an object")
         if unknown := sorted(map(str, set(setup) - {"players", "variant", "answers"})):
@@ -82,7 +82,7 @@ class GameOfTheStates(State):
     def default_setup(cls, players: int) -> dict:
         return {"players": [f"Player {i + 1}" for i in range(players)], "variant": VARIANTS[0]}
 
-    def clone(self) -> "GameOfTheStates":
+    def clone(self) -> GameOfTheStates:
         return GameOfTheStates(self._setup, self.engine.clone())
 
     @property
@@ -168,7 +168,7 @@ class GameOfTheStates(State):
         return self.engine.describe_for(action, viewer)
 
     @classmethod
-    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> "GameOfTheStates":
+    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> GameOfTheStates:
         state = cls.new(setup)
         if observation.get("seat") != seat or observation.get("names") != state.names:
             raise ValueError("the observation is not this seat's view of this game")

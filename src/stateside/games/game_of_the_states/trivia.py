@@ -205,7 +205,7 @@ class Trivia:
         self.history: list[dict] = []               # cards played: card, fact, asker, winner, answers
         self.winners: list[int] = []
 
-    def clone(self) -> "Trivia":
+    def clone(self) -> Trivia:
         c = copy.copy(self)
         c.deck = self.deck.copy()
         c.won = [list(w) for w in self.won]

@@ -8,11 +8,11 @@ corrected figure there moves a card into the right bucket without touching this 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Mapping
-
+from typing import Any
 
 from stateside.data.yamlio import hex_colour, read_yaml, text
 from stateside.errors import DataError

@@ -11,11 +11,19 @@ clock.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from stateside.errors import IllegalActionError, SaveError
 from stateside.games.scrambled_states.rules import (
-    FACE_UP, FACES, SEAT_KINDS, Advance, Roll, ScrambledStates, Settings, Turn,
+    FACE_UP,
+    FACES,
+    SEAT_KINDS,
+    Advance,
+    Roll,
+    ScrambledStates,
+    Settings,
+    Turn,
 )
 
 OPTIONS = ("target", "tie_window_ms", "round_pause_ms", "round_limit_ms", "buzz_window_ms")

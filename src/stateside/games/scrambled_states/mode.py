@@ -22,8 +22,18 @@ from functools import partial
 from PySide6.QtCore import QElapsedTimer, QEvent, QPoint, QPointF, QRect, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QCheckBox, QDialogButtonBox, QFormLayout, QFrame, QGraphicsPathItem, QGraphicsSimpleTextItem, QHBoxLayout, QLabel, QPushButton,
-    QSpinBox, QVBoxLayout, QWidget,
+    QCheckBox,
+    QDialogButtonBox,
+    QFormLayout,
+    QFrame,
+    QGraphicsPathItem,
+    QGraphicsSimpleTextItem,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
 )
 
 from stateside.app.mode import GameMode
@@ -37,7 +47,18 @@ from stateside.errors import IllegalActionError, SaveError
 from stateside.games.scrambled_states.ai import LEVELS
 from stateside.games.scrambled_states.cards import load_cards
 from stateside.games.scrambled_states.rules import (
-    FACE_NAMES, FACE_UP, Action, Advance, Event, Roll, ScrambledStates, Settings, Turn, buzz, no_match, slap,
+    FACE_NAMES,
+    FACE_UP,
+    Action,
+    Advance,
+    Event,
+    Roll,
+    ScrambledStates,
+    Settings,
+    Turn,
+    buzz,
+    no_match,
+    slap,
 )
 from stateside.games.scrambled_states.widgets import DIE_LABELS, WON_MS, CardTable, CenterCard, DieWidget
 

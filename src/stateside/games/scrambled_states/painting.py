@@ -11,7 +11,14 @@ from functools import cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
-    QBrush, QColor, QConicalGradient, QFont, QFontMetricsF, QPainter, QPainterPath, QPen,
+    QBrush,
+    QColor,
+    QConicalGradient,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPen,
     QTransform,
 )
 

@@ -157,7 +157,7 @@ class Settings:
         return d
 
     @classmethod
-    def from_setup(cls, setup: Any) -> "Settings":
+    def from_setup(cls, setup: Any) -> Settings:
         """Settings from a setup dict; ValueError for anything malformed or out of range."""
         if not isinstance(setup, dict):
             raise ValueError("the setup must be an object")
@@ -278,7 +278,7 @@ class ScrambledStates(State):
 
     # --- making and copying ------------------------------------------------------
     @classmethod
-    def new(cls, setup: dict) -> "ScrambledStates":
+    def new(cls, setup: dict) -> ScrambledStates:
         return cls(Settings.from_setup(setup))
 
     @classmethod
@@ -289,7 +289,7 @@ class ScrambledStates(State):
     def setup(self) -> dict:
         return self._setup
 
-    def clone(self) -> "ScrambledStates":
+    def clone(self) -> ScrambledStates:
         twin = object.__new__(ScrambledStates)
         twin.__dict__.update(self.__dict__)   # settings, cards and events are immutable: shared
         twin._setup = dict(self._setup, players=list(self._setup["players"]),

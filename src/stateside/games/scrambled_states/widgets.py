@@ -10,7 +10,11 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from stateside.games.scrambled_states.painting import (
-    paint_caption, paint_card, paint_card_back, paint_die, paint_empty_slot,
+    paint_caption,
+    paint_card,
+    paint_card_back,
+    paint_die,
+    paint_empty_slot,
 )
 from stateside.games.scrambled_states.rules import FACE_NAMES, FACE_UP
 

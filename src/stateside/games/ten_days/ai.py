@@ -22,9 +22,9 @@ plays any legal action):
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Sequence
 
 import numpy as np
 

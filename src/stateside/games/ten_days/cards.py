@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-
 from stateside.data.yamlio import hex_colour, parse_yaml, read_text
 from stateside.data.yamlio import text as _text
 from stateside.errors import DataError, StatesideError

@@ -10,12 +10,19 @@ Days are numbered 1-10 in everything a player reads; slots are 0-9 in the code.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Sequence
 
 from stateside.games.ten_days.cards import (
-    CAR, ISLANDS, CardSet, faces_of, is_state, is_transport, load_cards, plane_colour,
+    CAR,
+    ISLANDS,
+    CardSet,
+    faces_of,
+    is_state,
+    is_transport,
+    load_cards,
+    plane_colour,
 )
 
 DAYS = 10

@@ -18,24 +18,30 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QKeySequence, QPainterPathStroker, QShortcut
 from PySide6.QtWidgets import (
-    QCheckBox, QDialog, QFormLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget,
+    QCheckBox,
+    QDialog,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from stateside.app.setup_screen import SeatChoice, SetupScreen
 from stateside.app.turns import TurnBasedMode
 from stateside.board.items import CalloutTab, PathItem, StateItem
 from stateside.board.plain import plain_label
+from stateside.data.words import possessive
 from stateside.engine.match import CHANCE, LogEntry, Match
 from stateside.engine.protocol import SPECTATOR
 from stateside.errors import IllegalActionError, SaveError
 from stateside.games.ten_days.ai import changes_needed
 from stateside.games.ten_days.cards import face_of, faces_of, is_state, load_cards
 from stateside.games.ten_days.journey import DAYS, a_card, check_journey, travel_rules
-from stateside.games.ten_days.rules import (
-    CARD, DEAL, DISCARD, DRAW, MAX_PLAYERS, PILES, PLACE, START, TenDaysState,
-)
+from stateside.games.ten_days.rules import CARD, DEAL, DISCARD, DRAW, MAX_PLAYERS, PILES, PLACE, START, TenDaysState
 from stateside.games.ten_days.widgets import CardRow, CardSlot, FitScrollArea, LabelChip
-from stateside.data.words import possessive
 
 SEAT_KINDS = {"human": "Person", "ai:easy": "Computer (easy)", "ai:medium": "Computer (medium)",
               "ai:hard": "Computer (hard)"}

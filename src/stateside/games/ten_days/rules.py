@@ -69,7 +69,7 @@ class TenDaysState(State):
 
     # --- making and copying --------------------------------------------------------
     @classmethod
-    def new(cls, setup: dict) -> "TenDaysState":
+    def new(cls, setup: dict) -> TenDaysState:
         if not isinstance(setup, dict):
             raise ValueError("the setup of 10 Days in the USA must be a mapping")
         players = setup.get("players")
@@ -106,7 +106,7 @@ class TenDaysState(State):
         return {"players": [f"Player {i + 1}" for i in range(players)], "first_player": 0,
                 "turn_limit": ROUNDS_LIMIT * players}
 
-    def clone(self) -> "TenDaysState":
+    def clone(self) -> TenDaysState:
         other = TenDaysState.__new__(TenDaysState)
         other.__dict__.update(self.__dict__)
         other._setup = {**self._setup, "players": list(self._setup["players"])}
@@ -396,7 +396,7 @@ class TenDaysState(State):
 
     # --- hidden information ---------------------------------------------------------------
     @classmethod
-    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> "TenDaysState":
+    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> TenDaysState:
         """A game `seat` cannot tell from the one it observes: its own days and held card, the
         piles, whose turn and which phase as observed; the cards it cannot see (the others'
         dealt days, another player's held card, the deck) dealt at random from the 66 minus
@@ -438,7 +438,7 @@ class TenDaysState(State):
             raise ValueError(f"the observation's deck of {obs['deck']} does not fit the cards out of sight")
         return state
 
-    def with_hidden_changed(self, viewer: int, rng) -> "TenDaysState":
+    def with_hidden_changed(self, viewer: int, rng) -> TenDaysState:
         """The other players' unrevealed days and held card dealt again from the cards
         `viewer` cannot see (those and the deck); the viewer's observation stays."""
         return TenDaysState.consistent_with(self._setup, viewer, self.observation(viewer), rng)
