@@ -140,7 +140,8 @@ class MainWindow(QMainWindow):
         self.act_learn_offer = QAction("Learn to play\u2026", self)
         self.act_learn_offer.setObjectName("learnOffer")
         self.act_learn_offer.setToolTip("A short guided first game (Help > Learn to play)")
-        self.act_learn_offer.triggered.connect(lambda: self.learn_to_play(self.current.game_id if self.current else None))
+        self.act_learn_offer.triggered.connect(
+            lambda: self.learn_to_play(self.current.game_id if self.current else None))
         self.act_learn_offer.setVisible(False)
         self.chooser.addSeparator()
         self.chooser.addAction(self.act_learn_offer)
@@ -465,7 +466,8 @@ class MainWindow(QMainWindow):
                 import traceback
 
                 traceback.print_exc()
-            text = str(e) if isinstance(e, DataError) else "its data files could not be checked (details in the terminal)"
+            text = (str(e) if isinstance(e, DataError)
+                    else "its data files could not be checked (details in the terminal)")
             self.data_errors[info.id] = f"{info.title} cannot be opened: {text}"
             self._mark_broken(info)
             self.notify(f"{self.data_errors[info.id]}\n\nThe other games can still be played.")
@@ -768,7 +770,8 @@ class MainWindow(QMainWindow):
                 return
             titles = {g.id: g.title for g in self.games}
             match = getattr(self.current, "match", None)
-            variant = match.initial_setup.get("variant") if match is not None and self.current.game_id == game_id else None
+            variant = (match.initial_setup.get("variant")
+                       if match is not None and self.current.game_id == game_id else None)
             dialog = LearnDialog(tutorials, titles, self, first=game_id, variant=variant)
             if self.modal(dialog.exec) != LearnDialog.Accepted or dialog.chosen() is None:
                 if self.settings is not None and game_id and self.act_learn_offer.isVisible():

@@ -65,7 +65,8 @@ class SetupScreen(QDialog):
         self.names: list[QLineEdit] = []
         self.kind_boxes: list[QComboBox] = []
         for i in range(spec.max_players):
-            seat = seats[i] if i < len(seats) else SeatChoice(self.default_names[i], self.kinds[min(2, len(self.kinds) - 1)])
+            seat = (seats[i] if i < len(seats)
+                    else SeatChoice(self.default_names[i], self.kinds[min(2, len(self.kinds) - 1)]))
             row = QWidget()
             lay = QHBoxLayout(row)
             lay.setContentsMargins(0, 0, 0, 0)

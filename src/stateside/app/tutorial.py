@@ -60,7 +60,8 @@ class _Ring(QFrame):
         super().__init__(parent)
         self.setObjectName("tutorialRing")
         self.setAttribute(Qt.WA_TransparentForMouseEvents)
-        self.setStyleSheet(f"QFrame#tutorialRing {{ border: 3px solid {RING}; border-radius: 6px; background: transparent; }}")
+        self.setStyleSheet(f"QFrame#tutorialRing {{ border: 3px solid {RING}; border-radius: 6px; "
+                           f"background: transparent; }}")
         self.hide()
 
 

@@ -23,8 +23,8 @@ from stateside.board.qt_lazy import Qt  # the map's first paint must not wait fo
 # (menu text, milliseconds a move takes): the choices of View > Animations
 SPEEDS = (("Off", 0), ("Fast", 150), ("Normal", 260))
 DEFAULT_MS = 260
-ARRIVE_DROP = 26.0
-FADE_FROM = 0.3      # a piece coming down is faint at first, never invisible   # a piece put down comes from this far above its place (scene units)
+ARRIVE_DROP = 26.0   # a piece put down comes from this far above its place (scene units)
+FADE_FROM = 0.3      # a piece coming down is faint at first, never invisible
 
 
 class _Flight:

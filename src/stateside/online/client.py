@@ -22,8 +22,8 @@ class OnlineError(RuntimeError):
     """The referee refused a lobby request, or the server could not be reached."""
 
 
-GUEST_CONNECT_TRIES = 6
-OBSERVED_KEPT = 200       # the observations kept, one per entry: enough for any batch a screen catches up on   # a guest turned away while the server reloads its users tries again
+GUEST_CONNECT_TRIES = 6   # a guest turned away while the server reloads its users tries again
+OBSERVED_KEPT = 200       # the observations kept, one per entry: enough for any batch a screen catches up on
 
 
 async def _quiet(_error) -> None:

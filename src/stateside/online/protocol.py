@@ -291,7 +291,8 @@ def check_seal_key(key: Any) -> str:
     try:
         bytes.fromhex(key)
     except ValueError:
-        raise ProtocolError(f"a lobby request needs \"key\": {SEAL_KEY_HEX} hex digits to seal the reply with") from None
+        raise ProtocolError(f"a lobby request needs \"key\": {SEAL_KEY_HEX} hex digits "
+                            "to seal the reply with") from None
     return key
 
 

@@ -179,12 +179,16 @@ class Referee:
         # A flood beyond these is dropped by the client library (a slow consumer), not held in memory.
         pending = {"pending_msgs_limit": 50_000, "pending_bytes_limit": 64 * 1024 * 1024}
         self._subs += [
-            await self.nc.subscribe(P.LOBBY_HOST, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_host), **pending),
-            await self.nc.subscribe(P.LOBBY_JOIN, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_join), **pending),
-            await self.nc.subscribe(P.LOBBY_LOOK, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_look), **pending),
+            await self.nc.subscribe(P.LOBBY_HOST, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_host),
+                                    **pending),
+            await self.nc.subscribe(P.LOBBY_JOIN, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_join),
+                                    **pending),
+            await self.nc.subscribe(P.LOBBY_LOOK, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_look),
+                                    **pending),
             await self.nc.subscribe(P.LOBBY_WATCH, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_watch),
                                     **pending),
-            await self.nc.subscribe(P.LOBBY_LIST, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_list), **pending),
+            await self.nc.subscribe(P.LOBBY_LIST, queue=P.REFEREE_QUEUE, cb=self._lobby_guard(self._on_list),
+                                    **pending),
             # every referee (no queue): the public tables it serves, for a list another gathers
             await self.nc.subscribe(P.REFEREE_LIST, cb=self._on_referee_list),
         ]

@@ -128,7 +128,8 @@ def render_config(host: str, port: int, data_dir: Path, referee_pw: str, seats: 
         table, seat = entry["table"], entry["seat"]
         if seat is None:   # a spectator: the table's public subject only, and nothing to publish
             game_users.append(f"      {{user: {_quote(user)}, password: {_quote(entry['password'])}, permissions: "
-                              f"{{publish: {{deny: [\">\"]}}, subscribe: {{allow: [{_quote(P.public_subject(table))}]}}}}}}")
+                              f"{{publish: {{deny: [\">\"]}}, "
+                              f"subscribe: {{allow: [{_quote(P.public_subject(table))}]}}}}}}")
             continue
         game_users.append(f"      {{user: {_quote(user)}, password: {_quote(entry['password'])}, permissions: "
                           # the server checks the subject after the partition mapping too

@@ -8,7 +8,8 @@ to an answer score too. Six cards make a game; the most points wins.</p>
 <h3>A card, step by step</h3>
 <ol>
 <li><b>Start player.</b> The first card is read by the player chosen on the New game screen ("Who starts")
-(Red unless you pick another; the screen also names each seat and makes it a person or a computer); after that the role moves one seat clockwise (down the score
+(Red unless you pick another; the screen also names each seat and makes it a person or a computer); after that the role
+moves one seat clockwise (down the score
 list) each card. The start player places last.</li>
 <li><b>Choose a topic.</b> The start player sees two topics (questions only, never the answers)
 and picks one to play. The one not picked stays in the box for later. The card also tells
@@ -37,7 +38,8 @@ card you get one of them back, and if you then hold fewer than three you take ba
 hold three.</p>
 <h3>Winning and ties</h3>
 <p>After the sixth card the highest score wins. On a tie, the player with more markers in hand
-as the sixth card is scored wins (counted before the one marker back and the refill to three). If that is tied too, the tied players play a showdown card with all five markers each;
+as the sixth card is scored wins (counted before the one marker back and the refill to three). If that is tied too, the
+tied players play a showdown card with all five markers each;
 showdowns repeat, each read by the next tied player, until one player scores more.</p>
 <h3>Map adjacency</h3>
 <p>States are next to each other when they share a border line. Arizona and Colorado, and Utah
@@ -66,10 +68,13 @@ where the answer lies.</p>
 each with its player's colour; point at a line to see that marker framed on the map or the
 bars. Game &gt; Replay… (or "Replay this game" at the end) steps through a finished or saved
 game on the same board.</p>
-<p><b>Moves you can follow.</b> A marker placed on a state comes down onto it. A dashed ring in a player's colour marks that player's last move on the map until their next. View &gt; Animations sets the speed (Fast, Normal) or turns the moves off; a click or a key never waits for a move to end.</p>
+<p><b>Moves you can follow.</b> A marker placed on a state comes down onto it. A dashed ring in a player's colour marks
+that player's last move on the map until their next. View &gt; Animations sets the speed (Fast, Normal) or turns the
+moves off; a click or a key never waits for a move to end.</p>
 <h3>Keys</h3>
 <p>Ctrl+1 / Ctrl+2 choose a topic; Ctrl+P passes; Ctrl+Enter goes to the next card; Tab into
 the bars, then the arrow keys and Enter place a marker there; type a state's name and press
-Enter to place on the map (wherever the keyboard focus is); Ctrl+Z takes back your last marker or pass on the current card, while nobody else has played since; Ctrl+N starts a new
+Enter to place on the map (wherever the keyboard focus is); Ctrl+Z takes back your last marker or pass on the current
+card, while nobody else has played since; Ctrl+N starts a new
 game; F1 shows these rules.</p>
 """

@@ -630,7 +630,8 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         if answer_shown:
             space = space_for(section, q.answer)
             where = "" if section == "state" else f" \u2013 the {space} space"
-            text += (f"<br><span style='color:#0b6e4f'><b>Answer: {html.escape(format_answer(section, q.answer, q.unit))}"
+            text += ("<br><span style='color:#0b6e4f'><b>Answer: "
+                     f"{html.escape(format_answer(section, q.answer, q.unit))}"
                      f"</b>{where}</span>")
         return f"<p style='margin:4px 0'>{text}</p>"
 
@@ -719,7 +720,8 @@ class AmericaMode(DeckMenu, TurnBasedMode):
                 status = "passed"
             else:
                 status = "to play" if seat == g.current_player() else "placing"
-            showdown = sum(r[seat] for r in g.showdown_points) if seat in (g.showdown or []) and g.showdown_points else 0
+            showdown = (sum(r[seat] for r in g.showdown_points)
+                        if seat in (g.showdown or []) and g.showdown_points else 0)
             rows.append(TrackRow(g.players[seat], colour, letter, self._who(seat), g.track[seat], g.supply[seat],
                                  g.nonscoring[seat], status,
                                  current=result is None and not g.is_terminal() and seat == g.current_player(),
@@ -738,7 +740,8 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         for order, (seat, section, space) in enumerate(placed, 1):
             if section != "state" or space in NO_EXACT_SPACES:
                 _, colour, letter = COLOURS[seat]
-                marks[(section, space)] = Mark(colour, letter, f"{possessive(g.players[seat], start=True)} marker (placed {order}.)")
+                marks[(section, space)] = Mark(
+                    colour, letter, f"{possessive(g.players[seat], start=True)} marker (placed {order}.)")
         self.bars.set_marks(marks)
         if result and topic is not None:
             answers = rules.topic_answers(topic)

@@ -446,7 +446,8 @@ class ScoreTrack(QWidget):
             p.drawText(QRectF(w - 44, y, 42, self.row_h - 2), Qt.AlignRight | Qt.AlignVCenter,
                        str(row.score) if not row.showdown else f"{row.score}\u2009+{row.showdown}")
         if self.flash is not None and 0 <= self.flash < len(self.rows):
-            paint_frame(p, QRectF(1.5, 2 + self.flash * self.row_h, w - 3, self.row_h - 2), self.rows[self.flash].colour)
+            paint_frame(p, QRectF(1.5, 2 + self.flash * self.row_h, w - 3, self.row_h - 2),
+                        self.rows[self.flash].colour)
         p.end()
 
 

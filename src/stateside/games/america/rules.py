@@ -237,11 +237,13 @@ def explain_card(
             elif spaces_adjacent(section, space, exact):
                 points = ADJACENT_POINTS
                 reason = (f"{state_name(space)} is next to {state_name(exact)}" if section == "state"
-                          else f"the {space} space is next to the {exact} space ({format_answer(section, answers[section])})")
+                          else f"the {space} space is next to the {exact} space "
+                               f"({format_answer(section, answers[section])})")
             else:
                 points = 0
                 reason = (f"{state_name(space)} is not next to {state_name(exact)}" if section == "state"
-                          else f"the {space} space is not next to the {exact} space ({format_answer(section, answers[section])})")
+                          else f"the {space} space is not next to the {exact} space "
+                               f"({format_answer(section, answers[section])})")
             lines.append(ScoreLine(player, section, space, points, reason))
     return lines
 

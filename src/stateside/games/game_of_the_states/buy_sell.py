@@ -235,7 +235,8 @@ class BuySell:
             ev.append(Event(f"{self.names[seat]} puts a disk in {parts.state_name(code)}.", "setup", (seat,)))
         else:
             self.truck[seat] = code
-            ev.append(Event(f"{possessive(self.names[seat], start=True)} truck starts in {parts.state_name(code)}.", "setup", (seat,)))
+            ev.append(Event(f"{possessive(self.names[seat], start=True)} truck starts in {parts.state_name(code)}.",
+                            "setup", (seat,)))
         self.deck.to_bottom(code)
         self.setup_step += 1
         if self.setup_step == self.n * (DISKS_PER_PLAYER + 1):
@@ -254,7 +255,8 @@ class BuySell:
         name = self.names[who]
         if what == FIRST:
             self.first_spins[who] = sector.price
-            ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} ${sector.price:,} for the first turn.", "spin", (who,)))
+            ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} ${sector.price:,} for the first turn.",
+                            "spin", (who,)))
             left = [s for s in self.contenders if s not in self.first_spins]
             if left:
                 self._ask_spin(FIRST, left[0])
@@ -267,7 +269,8 @@ class BuySell:
                 self.first_spins = {}
                 self._ask_spin(FIRST, tied[0])
                 return
-            ev.append(Event(f"{self.names[tied[0]]} {verb(self.names[tied[0]], 'goes', 'go')} first.", "first", (tied[0],)))
+            ev.append(Event(f"{self.names[tied[0]]} {verb(self.names[tied[0]], 'goes', 'go')} first.",
+                            "first", (tied[0],)))
             self._start_turn(tied[0], ev)
         elif what == MOVE_SPIN:
             self._move_spin(sector, ev)
@@ -278,7 +281,8 @@ class BuySell:
             self.phase = DECIDE
             ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} ${sector.price:,}.", "spin", (who,)))
         else:   # the second price must be taken
-            ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} again: ${sector.price:,}, which must be taken.", "spin", (who,)))
+            ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} again: ${sector.price:,}, which must be taken.",
+                            "spin", (who,)))
             self._settle(sector.price, ev)
 
     def _start_turn(self, seat: int, ev) -> None:
@@ -288,7 +292,8 @@ class BuySell:
             rec = self.disks[d]
             rec["jam"] = False
             rec["state"] = None
-            ev.append(Event(f"Nobody took {possessive(self.names[seat])} disk: it goes back in the truck.", "reload", (seat,)))
+            ev.append(Event(f"Nobody took {possessive(self.names[seat])} disk: it goes back in the truck.",
+                            "reload", (seat,)))
         self.last_move = None
         self._ask_spin(MOVE_SPIN, seat)
 
@@ -313,16 +318,19 @@ class BuySell:
                 rec = self.disks[d]
                 rec["jam"] = True
                 rec["state"] = self.truck[seat]
-                ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} Traffic Jam: stuck in {parts.state_name(self.truck[seat])}, "
+                ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} Traffic Jam: stuck in "
+                                f"{parts.state_name(self.truck[seat])}, "
                                 f"the disk is left on the state.", "jam", (seat,)))
             else:
-                ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} Traffic Jam: stuck in {parts.state_name(self.truck[seat])} "
+                ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} Traffic Jam: stuck in "
+                                f"{parts.state_name(self.truck[seat])} "
                                 f"until the next turn.", "jam", (seat,)))
             self._end_turn(ev)
             return
         self.k = sector.move
         if sector.move == 0:
-            ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} 0 and stays in {parts.state_name(self.truck[seat])}.", "spin", (seat,)))
+            ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} 0 and stays in "
+                            f"{parts.state_name(self.truck[seat])}.", "spin", (seat,)))
             self._arrive(self.truck[seat], ev)
             return
         ev.append(Event(f"{name} {verb(name, 'spins', 'spin')} {sector.move}.", "spin", (seat,)))
@@ -548,7 +556,8 @@ class BuySell:
             "offer": self.spin_for if self.phase == DECIDE else None,
             "disk": self.disk, "first_spins": {str(k): v for k, v in self.first_spins.items()},
             "last_spin": dict(self.last_spin) if self.last_spin else None,
-            "last_move": ({**self.last_move, "route": list(self.last_move["route"])} if self.last_move else None), "winners": list(self.winners),
+            "last_move": ({**self.last_move, "route": list(self.last_move["route"])} if self.last_move else None),
+            "winners": list(self.winners),
             "contenders": list(self.contenders),    # who spins for the first turn (after a tie)
             "deal_options": list(self.deal_here) if self.phase == DEAL else [],
         }

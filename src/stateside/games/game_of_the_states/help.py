@@ -14,7 +14,8 @@ def help_html() -> str:
     sectors = " &middot; ".join(f"${s.price:,}/{s.move_text()}" for s in parts.sectors())
     cat = parts.catalogue()
     products = "".join(
-        f"<tr><td>{parts.state_name(c)}</td><td>{', '.join(cat[p].name + ' (' + cat[p].icon + ')' for p in parts.products(c))}"
+        f"<tr><td>{parts.state_name(c)}</td>"
+        f"<td>{', '.join(cat[p].name + ' (' + cat[p].icon + ')' for p in parts.products(c))}"
         f"</td><td><small>{html.escape(parts.products_source(c))}</small></td></tr>" for c in parts.state_codes())
     return f"""
 <h2>Game of the States</h2>
@@ -50,7 +51,8 @@ the setup has its card at the bottom of the draw pile, below the destination car
 destination never names a state with a disk for sale or the truck's own state. <b>Money:</b> a player short
 of money pays all they have, and a disk bought that way sells back for no more than was paid for it (a
 purchase can never earn more than it cost); a take-over costs $200, so a player with less cannot take
-one over. With two things to do in one state (a disk for sale and a jammed disk) you choose one. Destination cards lie face up. "Move toward" is kept
+one over. With two things to do in one state (a disk for sale and a jammed disk) you choose one. Destination cards lie
+face up. "Move toward" is kept
 strictly: every move ends on a shortest route to a target, or on the target.</p>
 
 <a name="trivia"></a><h3>Trivia</h3>
@@ -83,7 +85,9 @@ is on a shortest route, so the computer levels all play alike there.</p>
 see it on the map. Game &gt; Undo takes back your own last choice while nothing has happened since (no
 other player, no spin, no card): a spin seen is never taken back. Game &gt; Replay&hellip; steps through
 a finished or saved game.</p>
-<p><b>Moves you can follow.</b> A truck drives its road state by state, with the disk it carries (its product's letters beside it). A dashed ring in a player's colour marks that player's last move on the map until their next. View &gt; Animations sets the speed (Fast, Normal) or turns the moves off; a click or a key never waits for a move to end.</p>
+<p><b>Moves you can follow.</b> A truck drives its road state by state, with the disk it carries (its product's letters
+beside it). A dashed ring in a player's colour marks that player's last move on the map until their next. View &gt;
+Animations sets the speed (Fast, Normal) or turns the moves off; a click or a key never waits for a move to end.</p>
 
 <h3>Our parts</h3>
 <p>The rulebook's board symbols, spinner and money are physical parts we do not have: these are our own

@@ -239,7 +239,8 @@ class Junior:
             "deck": self.deck.public(), "move": self.k if self.phase == MOVE else None,
             "spinner": self.turn, "spin_for": {SPIN: "move", SALE: "sale"}.get(self.phase, ""),
             "last_spin": dict(self.last_spin) if self.last_spin else None,
-            "last_move": ({**self.last_move, "route": list(self.last_move["route"])} if self.last_move else None), "winners": list(self.winners),
+            "last_move": ({**self.last_move, "route": list(self.last_move["route"])} if self.last_move else None),
+            "winners": list(self.winners),
             "reveal_ends_turn": self._after_reveal,   # a card turned over after a sale ends the turn
         }
 

@@ -253,7 +253,8 @@ def population_millions(text: str) -> float | None:
     return value / 1_000_000 if value >= 100_000 else value
 
 
-_DATE = re.compile(r"^\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{4})\s*$|^\s*(\d{4})\s*-\s*\d{1,2}\s*-\s*\d{1,2}\s*$")
+_DATE = re.compile(r"^\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{4})\s*$"
+                   r"|^\s*(\d{4})\s*-\s*\d{1,2}\s*-\s*\d{1,2}\s*$")
 
 
 def year_of(text: str) -> int | None:

@@ -442,13 +442,15 @@ class GameOfTheStatesMode(TurnBasedMode):
                     continue
                 cname, colour, letter = COLOURS[rec["owner"]]
                 if rec["jam"]:
-                    tip = (f"{possessive(names[rec['owner']], start=True)} disk ({parts.product_name(rec['product'])}), left by "
+                    tip = (f"{possessive(names[rec['owner']], start=True)} disk "
+                           f"({parts.product_name(rec['product'])}), left by "
                            f"{possessive(names[rec['carrier']])} jammed truck: an empty truck takes it over for $200")
                     b.add_token(rec["state"], colour=colour, shape="square", label=letter, tooltip=tip,
                                 key=("gots-disk", d))
                 else:
                     b.add_token(rec["state"], colour=colour, shape="disk", label=letter,
-                                tooltip=f"{possessive(names[rec['owner']], start=True)} product disk for sale", key=("gots-disk", d))
+                                tooltip=f"{possessive(names[rec['owner']], start=True)} product disk for sale",
+                                key=("gots-disk", d))
             for seat, dest in enumerate(e.dest):
                 if dest:
                     b.add_token(dest, colour=COLOURS[seat][1], shape="marker", label="",
@@ -475,8 +477,8 @@ class GameOfTheStatesMode(TurnBasedMode):
                     load = (f", carrying {possessive(names[rec['owner']])} {parts.product_name(rec['product'])} to "
                             f"{parts.state_name(e.dest[seat])}")
                 b.add_token(code, colour=COLOURS[seat][1], shape="truck", label=COLOURS[seat][2],
-                            tooltip=f"{possessive(names[seat], start=True)} truck{load}", key=("gots-truck", seat), via=road,
-                            size=TRUCK_SIZE)
+                            tooltip=f"{possessive(names[seat], start=True)} truck{load}", key=("gots-truck", seat),
+                            via=road, size=TRUCK_SIZE)
                 if g.variant == "buy-and-sell" and e.load[seat]:   # the disk it carries rides beside it
                     rec = e.disks[e.load[seat]]
                     b.add_token(code, colour=COLOURS[rec["owner"]][1], shape="square",
@@ -599,7 +601,8 @@ class GameOfTheStatesMode(TurnBasedMode):
                     elif e.dest[seat]:
                         extra = (f"<br>&nbsp;&nbsp;&nbsp;&nbsp;to {parts.state_name(e.dest[seat])}"
                                  f" ({e.pile[seat]} card{'s' * (e.pile[seat] != 1)} left)")
-            rows.append(f"<tr><td width='14'>{arrow}</td><td width='100%'>{self._badge(seat)}{self._who(seat)}{extra}</td>"
+            rows.append(f"<tr><td width='14'>{arrow}</td>"
+                        f"<td width='100%'>{self._badge(seat)}{self._who(seat)}{extra}</td>"
                         f"<td align='right'><b>{what}</b></td></tr>")
         pay = self._last_payment()
         self.players_label.setText("<table width='100%' cellspacing='2'>" + "".join(rows) + "</table>" + pay)

@@ -49,7 +49,8 @@ class Sector:
 def _read(path: Path) -> dict:
     data = read_yaml(path)
     if not isinstance(data, dict):
-        raise DataError(f"{path}: expected a mapping, found {type(data).__name__ if data is not None else 'an empty file'}")
+        raise DataError(f"{path}: expected a mapping, found "
+                        f"{type(data).__name__ if data is not None else 'an empty file'}")
     return data
 
 
@@ -63,7 +64,8 @@ def _keys(entry: object, want: set[str], label: str, optional: frozenset = froze
     return entry
 
 
-def read_products(path: Path, codes: tuple[str, ...]) -> tuple[dict[str, Product], dict[str, tuple[tuple[str, ...], str]]]:
+def read_products(path: Path, codes: tuple[str, ...]) -> tuple[dict[str, Product],
+                                                              dict[str, tuple[tuple[str, ...], str]]]:
     """products.yaml: (catalogue id -> Product, state code -> (product ids, source))."""
     data = _keys(_read(path), {"catalogue", "states"}, str(path))
     raw_cat = data["catalogue"]

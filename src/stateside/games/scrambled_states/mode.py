@@ -576,7 +576,8 @@ class ScrambledStatesMode(LogLinks, GameMode):
         lo, hi = LEVELS["beginner"].usual_range()
         return HELP_HTML.format(tie_ms=s.tie_window_ms, limit_s=s.round_limit_ms // 1000, levels=levels,
                                 beginner_s=f"{lo:.1f}&ndash;{hi:.1f} s",
-                                buzz_s=f"{s.buzz_window_ms / 1000:g}", head_start_s=f"{PRACTICE_HEAD_START_MS / 1000:g}")
+                                buzz_s=f"{s.buzz_window_ms / 1000:g}",
+                                head_start_s=f"{PRACTICE_HEAD_START_MS / 1000:g}")
 
     # ---------------------------------------------------------------- who acts
     def _actor(self) -> int | None:
@@ -736,7 +737,8 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self._update()
         if view["status"] == "lobby":   # a seat is empty: the referee's clock stands still
             joined = {int(k) for k in (info.get("joined") or {})}
-            waiting = [g.name(s) for s in range(g.num_players) if s not in joined and info.get("seats", [])[s:s + 1] == ["human"]]
+            waiting = [g.name(s) for s in range(g.num_players)
+                       if s not in joined and info.get("seats", [])[s:s + 1] == ["human"]]
             who = " and ".join(waiting) or "the other players"
             self._set_banner("info", f"Online table {self.online.table}: waiting for {who}\u2026"
                              + (" The game goes on when the seat is taken again (by the table code)."
@@ -747,7 +749,8 @@ class ScrambledStatesMode(LogLinks, GameMode):
         """One entry of the referee's log, applied here; False if this screen cannot follow."""
         g = self.game
         try:
-            if entry.get("hidden"):   # no move of this game is hidden from a seat; should one be, the first outcome stands in
+            # no move of this game is hidden from a seat; should one be, the first outcome stands in
+            if entry.get("hidden"):
                 outcomes = g.chance_outcomes()
                 action = outcomes[0][0] if outcomes else g.legal_actions(entry["seat"])[0]
             else:
@@ -1341,7 +1344,8 @@ Every card shows four things:</p>
 <li><b>Region</b> &ndash; the colour of the card's frame, with the region's name in the bottom band:
 Midwest (purple), New England (dark navy), South Central (orange), Mid-Atlantic (green),
 Mountain (yellow), Southeast (teal), Pacific (red). On the map the outline has the same colour.</li>
-<li><b>Land mass</b> &ndash; 1 to 4 brown bars (the bars a larger state would have are dashed): under 20,000 square miles, 20,000&ndash;49,999,
+<li><b>Land mass</b> &ndash; 1 to 4 brown bars (the bars a larger state would have are dashed): under 20,000 square
+miles, 20,000&ndash;49,999,
 50,000&ndash;99,999, and 100,000 or more (Census total area, land and water): more bars, more land.</li>
 <li><b>Population</b> &ndash; 1 to 5 people: under 1 million, 1&ndash;1.9 million, 2&ndash;4.9 million,
 5&ndash;9.9 million, 10 million or more (2020 Census).</li>
@@ -1352,7 +1356,8 @@ purple (cross-hatch).</li>
 <h3>A round</h3>
 <p>The top card of the draw pile becomes the <b>center card</b> and the die rolls. When it lands, race:</p>
 <ul>
-<li><b>Region, Land Mass, Population, State Colour</b>: slap a face-up card that has the same feature as the center card.</li>
+<li><b>Region, Land Mass, Population, State Colour</b>: slap a face-up card that has the same feature as the center
+card.</li>
 <li><b>2</b>: slap a card that has at least two of the four features in common with the center card.</li>
 <li><b>Hand</b>: slap the center card itself.</li>
 </ul>
@@ -1373,7 +1378,8 @@ cards. The empty places are filled with the center card and the next card of the
 the Potomac, so Delaware and Maryland are Mid-Atlantic), the colours are a map colouring in which
 neighbouring states never share a colour, and land mass and population are worked out from the official
 figures. Where the printed rules say nothing, we decided: a round that nobody wins (everybody slipped, or
-{limit_s} seconds pass; rounds of a practice game or of a game of people only have no time limit) is dropped and its card stays under the center pile; when the draw pile runs out, whoever
+{limit_s} seconds pass; rounds of a practice game or of a game of people only have no time limit) is dropped and its
+card stays under the center pile; when the draw pile runs out, whoever
 has the most cards wins (equal counts share the win).</p>
 <h3>Computer players</h3>
 <p>Each level has its own reaction time: {levels} on an ordinary round (quicker on Hand, slower on
@@ -1389,13 +1395,16 @@ games while the person still takes about a third of the cards; a quick player (a
 more often than not.</p>
 <p><b>Beginner</b>, the level a new game starts with, is slower than a first-time player: it usually needs
 {beginner_s} a round, where a newcomer needs about 3 seconds (our estimate from studies of how fast people search
-a display for a target, written down with its sources beside the card data). Start with one beginner computer, move up to easy when you win
-comfortably. <a name="practice"></a><b>Practice</b> (under <i>New game</i>) makes every round untimed: no round is dropped for time,
+a display for a target, written down with its sources beside the card data). Start with one beginner computer, move up
+to easy when you win
+comfortably. <a name="practice"></a><b>Practice</b> (under <i>New game</i>) makes every round untimed: no round is
+dropped for time,
 so you can study the cards, and the computers give you a head start of {head_start_s} seconds each round
 before they look (after that they play at their level, which shows you the answer).</p>
 <a name="party"></a><h3>Party play</h3>
 <p>Two people share the keyboard: player 1 buzzes with <b>A</b>, player 2 with <b>L</b>. The first to buzz then
-has {buzz_s} seconds to click a card, the center card, or No Match; running out of time counts as a slip slap. Computer opponents can
+has {buzz_s} seconds to click a card, the center card, or No Match; running out of time counts as a slip slap. Computer
+opponents can
 join a party; they hold back while a person has the buzzer.</p>
 <h3>Online</h3>
 <p><i>Game &gt; Play online&hellip;</i> seats each player at their own screen (computers are run by the
@@ -1410,7 +1419,8 @@ outlined on the map and in the row; click it to keep them shown. When a game end
 appear with <b>Replay this game</b>; <i>Game &gt; Replay&hellip;</i> also opens a saved game. A replay
 steps through the moves (Left, Right, Home, End, Space to play) without touching your game, which
 waits paused.</p>
-<p>A state just won gets its winner's name tag, which comes down onto it; View &gt; Animations sets how fast (or turns it off).</p>
+<p>A state just won gets its winner's name tag, which comes down onto it; View &gt; Animations sets how fast (or turns
+it off).</p>
 <h3>Keys</h3>
 <p><b>Space</b>: No Match (or start and resume) &middot; <b>Esc</b>: pause &middot; type a state's name or postal
 code on the map and press Enter to slap it &middot; party play: <b>A</b> and <b>L</b> buzz. There is no undo:

@@ -298,7 +298,8 @@ class ScrambledStates(State):
             setattr(twin, name, list(getattr(self, name)))
         twin.piles = [list(p) for p in self.piles]
         if self.round is not None:
-            twin.round = dataclasses.replace(self.round, barred=set(self.round.barred), pending=list(self.round.pending))
+            twin.round = dataclasses.replace(self.round, barred=set(self.round.barred),
+                                             pending=list(self.round.pending))
         return twin
 
     # --- reading the state -------------------------------------------------------
@@ -399,7 +400,8 @@ class ScrambledStates(State):
         return CHANCE if self.to_draw else SIMULTANEOUS
 
     def actor(self, action) -> int:
-        return action.player if isinstance(action, Action) else CHANCE if isinstance(action, (Turn, Roll)) else SIMULTANEOUS
+        return (action.player if isinstance(action, Action)
+                else CHANCE if isinstance(action, (Turn, Roll)) else SIMULTANEOUS)
 
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         if self.over or not self.to_draw:
@@ -457,7 +459,8 @@ class ScrambledStates(State):
             raise IllegalActionError("Wait: cards are being turned up and the die rolled.")
         if isinstance(action, Advance):
             deadline = self.next_deadline()
-            if type(action.t) is not int or not self._now < action.t <= (MAX_CLOCK_MS if deadline is None else deadline):
+            if (type(action.t) is not int
+                    or not self._now < action.t <= (MAX_CLOCK_MS if deadline is None else deadline)):
                 raise IllegalActionError(f"Time can only pass from {self._now} ms up to the next deadline "
                                          f"({deadline} ms), not to {action.t!r} ms.")
             return self.advance(action.t)
@@ -465,7 +468,8 @@ class ScrambledStates(State):
             raise IllegalActionError(f"{action!r} is not a move of Scrambled States.")
         if action.t != self._now:
             if type(action.t) is int and action.t < self._now:
-                raise IllegalActionError(f"Time cannot go backwards (clock at {self._now} ms, action at {action.t} ms).")
+                raise IllegalActionError(f"Time cannot go backwards (clock at {self._now} ms, "
+                                         f"action at {action.t} ms).")
             raise IllegalActionError(f"The clock is at {self._now} ms, not {action.t!r} ms: let time pass first.")
         if reason := self._refusal(action):
             raise IllegalActionError(reason)
@@ -574,7 +578,8 @@ class ScrambledStates(State):
                 raise InvalidActionError(f"a {kind} is [\"{kind}\", seat, time in ms] (and a card for a slap), "
                                  f"not {str(data)[:60]}")
             if not 0 <= args[0] < self.num_players:
-                raise InvalidActionError(f"a {kind} names seat {args[0]!r:.20}, but the seats are 0 to {self.num_players - 1}")
+                raise InvalidActionError(f"a {kind} names seat {args[0]!r:.20}, "
+                                         f"but the seats are 0 to {self.num_players - 1}")
             self._check_time(args[1])
             return Action(kind, args[0], args[1], args[2] if len(args) == 3 else None)
         if kind == "advance" and len(args) == 1 and type(args[0]) is int:
@@ -698,7 +703,8 @@ class ScrambledStates(State):
         r = self.round
         r.barred.add(player)
         self._release_buzzer(player)
-        self._event(kind, text + f" {self.name(player)} {self._verb(player, 'sits', 'sit')} out the rest of this round.",
+        self._event(kind, text + f" {self.name(player)} {self._verb(player, 'sits', 'sit')} "
+                                 "out the rest of this round.",
                     [player], cards)
         if not r.pending and len(r.barred) == self.num_players:
             self._void(self._now, "Everyone slipped")
@@ -751,7 +757,8 @@ class ScrambledStates(State):
             return
         self.center_pile.pop()
         self.piles[a.player].append(r.center)
-        self._finish(self._now, "no-match", f"No Match! {who} {self._verb(a.player, 'was', 'were')} right and {self._verb(a.player, 'wins', 'win')}"
+        self._finish(self._now, "no-match", f"No Match! {who} {self._verb(a.player, 'was', 'were')} right and "
+                     f"{self._verb(a.player, 'wins', 'win')}"
                      f" the center card, {center.name}.",
                      [a.player], [r.center])
 
@@ -793,7 +800,8 @@ class ScrambledStates(State):
             p = pending[0][0]
             self.center_pile.pop()
             self.piles[p].append(r.center)
-            self._finish(t, "hand", f"{self.name(p)} slapped the center card on Hand and {self._verb(p, 'wins', 'win')} {center.name}.", [p], [r.center])
+            self._finish(t, "hand", f"{self.name(p)} slapped the center card on Hand and "
+                         f"{self._verb(p, 'wins', 'win')} {center.name}.", [p], [r.center])
             return
         emptied = []
         for p, code, _ in pending:

@@ -279,7 +279,8 @@ class DistancePlayer(Player):
         best_transport = a.transport_after.min(axis=0)
         total = count = 0
         for face, n in unseen.items():
-            after = best_state[self.tab.index[face]] if is_state(face) else best_transport[self.tab.transport_index[face]]
+            after = (best_state[self.tab.index[face]] if is_state(face)
+                     else best_transport[self.tab.transport_index[face]])
             total += n * min(d, int(after))
             count += n
         return total / count if count else float(d)

@@ -84,7 +84,8 @@ class CardSet:
             if colour == "blue":  # the rulebook's own examples say "Blue Airplane"
                 raise UnknownCardError(f"{token!r}: there are two blues, plane-dark-blue and plane-light-blue")
             if colour == WHITE:
-                raise UnknownCardError(f"{token!r}: there are no white airplanes (Alaska and Hawaii are the white cards)")
+                raise UnknownCardError(f"{token!r}: there are no white airplanes "
+                                       "(Alaska and Hawaii are the white cards)")
             raise UnknownCardError(f"{token!r}: no airplane of that colour; the colours are {', '.join(PLANE_COLOURS)}")
         raise UnknownCardError(
             f"{token!r} is not a card: write a postal code (e.g. CA), car, or plane-<colour>"

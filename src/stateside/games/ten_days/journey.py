@@ -172,7 +172,8 @@ def check_journey(slots: Sequence[str | None], rules: TravelRules | None = None)
             problems.append(Problem(i + 1, i + 1, "no card yet"))
     for i, what in ((0, "begin"), (DAYS - 1, "end")):
         if is_transport(faces[i]):
-            problems.append(Problem(i + 1, i + 1, f"the journey must {what} with a state card, not {a_card(rules, faces[i])}"))
+            problems.append(Problem(i + 1, i + 1,
+                                    f"the journey must {what} with a state card, not {a_card(rules, faces[i])}"))
     for i in range(DAYS - 1):
         if is_transport(faces[i]) and is_transport(faces[i + 1]):
             problems.append(Problem(i + 1, i + 2, "two transport cards cannot be next to each other;"

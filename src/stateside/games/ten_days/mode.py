@@ -903,7 +903,9 @@ a dashed line through the state a car crosses, an arc for a flight. Links that d
 red: hover them, or a red-edged card, for the reason. Click the deck or a pile to draw, a day to
 replace it, a pile to discard. The optional hint (off at first) counts the fewest cards you
 still need to change.</p>
-<p><b>Moves you can follow.</b> A card put on a day comes down onto its state. A dashed ring in a player's colour marks that player's last move on the map until their next. View &gt; Animations sets the speed (Fast, Normal) or turns the moves off; a click or a key never waits for a move to end.</p>
+<p><b>Moves you can follow.</b> A card put on a day comes down onto its state. A dashed ring in a player's colour marks
+that player's last move on the map until their next. View &gt; Animations sets the speed (Fast, Normal) or turns the
+moves off; a click or a key never waits for a move to end.</p>
 <p><b>Keys</b> (once you have clicked a card or the side panel; on the map, letters type a
 state's name instead):</p>
 <ul>
