@@ -363,9 +363,10 @@ class HardPlayer(Seen):
         self.samples = samples        # tile orders tried per candidate at most
         self.margin = margin          # candidates this far below the best are dropped
         self.judge = judge or Judge()
-        # A turn on the maps costs more to simulate (chips, flips): fewer candidates, a fixed
-        # amount of work (6 orders: 4 gave hard 88-92% against easy on grid 2, benchmarks/).
-        self.map_candidates, self.map_samples = min(candidates, 4), min(samples, 6)
+        # A turn on the maps costs more to simulate (chips, flips): a fixed amount of work,
+        # 6 candidates and 8 orders (4 and 4 gave hard 88-92% against easy on grid 2, whose
+        # maps fill up; see benchmarks/CARCASSONNE_MAPS.md).
+        self.map_candidates, self.map_samples = min(candidates, 6), min(samples, 8)
 
     def choose_move(self, g: Game) -> Move:
         start = time.perf_counter()
