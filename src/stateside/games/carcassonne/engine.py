@@ -406,10 +406,10 @@ class Game(State):
         """Rules version 2 (saves before December 2026) played the USA maps on grid 1,
         whose squares differ from today's: such a save keeps its grid and replays on it.
         The table's saves replay unchanged."""
-        if version != 2 or not isinstance(body.get("setup"), dict):
+        if version != 2:
             return None
-        setup = body["setup"]
-        if setup.get("variant", "table") != "table" and "grid" not in setup:
+        setup = body.get("setup")      # anything else is refused by the usual checks, by name
+        if isinstance(setup, dict) and setup.get("variant", "table") != "table" and "grid" not in setup:
             setup = {**setup, "grid": 1}
         return {**body, "setup": setup, "rules_version": cls.spec.save_version}
 
