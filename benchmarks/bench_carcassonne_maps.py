@@ -1,6 +1,7 @@
 """Hard against easy on a USA map over seeded games, one line per game as it ends.
 
     python benchmarks/bench_carcassonne_maps.py usa-west [--games 100] [--seed 1]
+    python benchmarks/bench_carcassonne_maps.py --grids      (random play on grid 1 and grid 2)
 
 Game i has seed SEED+i and the seats rotate each game (hard first in odd games), exactly as
 `stateside selfplay carcassonne --players ai:hard,ai:easy --map MAP` plays them
@@ -13,21 +14,60 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import time
 
 from stateside.engine.match import rules_for
+from stateside.engine.protocol import CHANCE
+from stateside.games.carcassonne.engine import Game
 from stateside.selfplay import play_match
 
 SPECS = ("ai:hard", "ai:easy")
 
 
+def random_game(variant: str, grid: int, seed: int) -> Game:
+    """Two players choosing uniformly among the legal moves, the draws by the copies left."""
+    rng = random.Random(seed)
+    g = Game.new({"players": ["A", "B"], "variant": variant, "grid": grid})
+    while not g.is_terminal():
+        if g.current_player() == CHANCE:
+            outs = g.chance_outcomes()
+            g.apply_action(rng.choices([o for o, _ in outs], [w for _, w in outs])[0])
+        else:
+            g.apply_action(rng.choice(g.legal_actions(g.current)))
+    return g
+
+
+def grids(games: int = 20) -> None:
+    """Per map and grid: the share of the map filled, face-down tiles left, start cities
+    finished and features running off the map, over random games with seeds 1..games."""
+    for variant in ("usa-west", "usa-east"):
+        for grid in (1, 2):
+            fill, off, covert, cities = [], [], [], 0
+            for seed in range(1, games + 1):
+                g = random_game(variant, grid, seed)
+                fill.append(len(g.placed) / len(g.map.squares))
+                off.append(len({g.find(r) for r in g.dead}))
+                covert.append(len(g.covert))
+                for pos in g.map.starts:
+                    p = g.placed[g.board[pos]]
+                    cities += bool(g.done[g.find(p.base + p.o.edge_seg[0])])   # the start tile's city, north
+            print(f"{variant} grid {grid}: {len(g.map.squares)} squares; filled {100 * statistics.mean(fill):.0f}%; "
+                  f"face down at the end {statistics.mean(covert):.1f} a game; start cities finished "
+                  f"{cities}/{games * len(g.map.starts)}; features off the map {statistics.mean(off):.1f} a game")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("map", choices=("usa-west", "usa-east", "usa"))
+    ap.add_argument("map", nargs="?", choices=("usa-west", "usa-east", "usa"))
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--grids", action="store_true", help="random play on both grids instead")
     args = ap.parse_args()
+    if args.grids or args.map is None:
+        grids()
+        return
     setup = {**rules_for("carcassonne").default_setup(2), "variant": args.map}
     wins, hard_ms = 0.0, []
     t0 = time.perf_counter()
