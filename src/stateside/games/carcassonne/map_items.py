@@ -214,7 +214,7 @@ class MapLayer(QGraphicsObject):
             paint_follower(p, QPointF(r.x() + ax * s, r.y() + ay * s), s * 0.34, seat,
                            lying=placed.tile.segments[seg].kind == K_FIELD)
         # Towns: a ring, and their chip while it lies there (the names come later, on top).
-        for pos, town in m.towns.items():
+        for pos in m.towns:
             c = self.square_rect(pos).center()
             p.setPen(QPen(QColor("#222"), s * 0.04))
             if pos in g.chip_towns:
