@@ -31,11 +31,45 @@ def to_square():
     return square
 
 
-def test_each_map_has_150_to_190_playable_squares_and_both_twice_that(maps):
-    west, east, both = (len(maps[v].squares) for v in ("usa-west", "usa-east", "usa"))
-    assert 150 <= west <= 190 and 150 <= east <= 190
-    assert 300 <= both <= 380 and both > west + east
-    assert abs(west - east) <= 20         # the seam balances the two maps
+def sampled_land(grid, n=8) -> set:
+    """The squares more than half land, counted another way than build_maps does (area of
+    the intersection): n x n points in each square, tested against each state's shape."""
+    import numpy as np
+    import shapely
+
+    states = [s.geometry for s in load_atlas().states if not s.inset]
+    s, (x0, y0) = grid.square_size, grid.origin
+    off = (np.arange(n) + 0.5) / n
+    land = set()
+    for c in range(max(c for c, _ in grid.squares) + 3):
+        for r in range(max(r for _, r in grid.squares) + 3):
+            xs, ys = (a.ravel() for a in np.meshgrid(x0 + (c + off) * s, y0 + (r + off) * s))
+            inside = np.zeros(len(xs), bool)
+            for shape in states:
+                inside |= shapely.contains_xy(shape, xs, ys)
+            if inside.sum() > n * n / 2:
+                land.add((c, r))
+    return land
+
+
+def test_each_map_has_about_the_sheets_110_to_120_squares(maps):
+    """The sheet recommends 110-120 tiles a map (we play 114): about that many squares,
+    so a game can fill its map. The squares are those an independent count finds."""
+    grid = maps["usa"]
+    land = sampled_land(grid)
+    assert land == grid.squares
+    seam = grid.seam_column
+    west, east = sum(1 for c, _ in land if c < seam), sum(1 for c, _ in land if c > seam)
+    assert (len(maps["usa-west"].squares), len(maps["usa-east"].squares)) == (west, east)
+    assert 110 <= west <= 125 and 110 <= east <= 125 and abs(west - east) <= 10
+    assert len(grid.squares) == west + east + sum(1 for c, _ in land if c == seam) < 260
+
+
+def test_the_old_grid_is_kept_for_old_saves():
+    old = load_maps(1)
+    assert old["usa"].square_size == 32 and (len(old["usa-west"].squares), len(old["usa-east"].squares)) == (179, 164)
+    with pytest.raises(DataError, match="no USA map grid 9"):
+        load_maps(9)
 
 
 @pytest.mark.parametrize("place, lon, lat", [
@@ -83,12 +117,64 @@ def test_start_squares_towns_and_outlined_squares(maps, variant, starts, towns, 
 def test_towns_are_real_cities_on_their_own_squares(maps, to_square):
     west = {t.name for t in maps["usa-west"].towns.values()}
     east = {t.name for t in maps["usa-east"].towns.values()}
-    assert {"Seattle", "Denver", "Salt Lake City", "Phoenix"} <= west
-    assert {"New York", "Chicago", "Atlanta", "Miami"} <= east
+    assert {"Seattle", "Denver", "Salt Lake City", "Phoenix", "Los Angeles"} <= west
+    assert {"New York", "Chicago", "Atlanta", "Miami", "Detroit"} <= east
     data = json.loads(resource("carcassonne", "maps", "usa.json").read_text())
-    for m in data["maps"].values():
+    for name, m in data["maps"].items():
         for t in m["towns"]:
-            assert list(to_square(t["lon"], t["lat"])) == t["square"], t["name"]
+            own = to_square(t["lon"], t["lat"])
+            if own in maps[name].squares:
+                assert list(own) == t["square"], t["name"]
+            else:    # a shore city whose square is mostly water: the playable square next to it
+                assert max(abs(own[0] - t["square"][0]), abs(own[1] - t["square"][1])) == 1, t["name"]
+
+
+def test_each_town_lies_in_its_own_state(maps):
+    """A check of the coordinates against the atlas, which knows nothing of them: each
+    city's point is inside the state the data names (Washington, DC: next to Maryland)."""
+    atlas = {s.code: s.geometry for s in load_atlas().states}
+    from shapely.geometry import Point
+
+    for m in (maps["usa-west"], maps["usa-east"]):
+        for t in m.towns.values():
+            if t.state == "DC":
+                assert atlas["MD"].distance(Point(t.at)) < 2, t.name
+            else:
+                assert atlas[t.state].contains(Point(t.at)), f"{t.name} is not in {t.state}"
+
+
+@pytest.mark.parametrize("variant", ["usa-west", "usa-east"])
+def test_towns_are_apart_and_spread_over_the_whole_map(maps, variant):
+    """No two towns touch (they are 2 squares apart or more, either way), and every
+    playable square is within 2 squares of a town: no corner of the map goes without."""
+    m = maps[variant]
+
+    def apart(a, b):
+        return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+    towns = sorted(m.towns)
+    assert min(apart(a, b) for a in towns for b in towns if a != b) >= 2
+    assert max(min(apart(s, t) for t in towns) for s in m.squares) <= 2
+
+
+@pytest.mark.parametrize("variant", ["usa-west", "usa-east", "usa"])
+def test_start_squares_leave_room_to_finish_the_start_tile(maps, variant):
+    """The start tile (a city to the north, a road east-west) needs playable squares there:
+    every square within 2 of a start square is playable, and none of its four neighbours
+    holds a face-down tile (the city and road can be closed by the players' own tiles)."""
+    m = maps[variant]
+    for x, y in m.starts:
+        assert all((x + dx, y + dy) in m.squares for dx in range(-2, 3) for dy in range(-2, 3)), (x, y)
+        assert not {(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)} & set(m.outlined), (x, y)
+
+
+@pytest.mark.parametrize("variant", ["usa-west", "usa-east"])
+def test_outlined_squares_lie_inside_the_land(maps, variant):
+    """At most one side of an outlined square faces off the map (sea, a border, the
+    other map), so tiles can come next to it from three sides at least."""
+    m = maps[variant]
+    for x, y in m.outlined:
+        off = sum((x + dx, y + dy) not in m.squares for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)))
+        assert off <= 1, (x, y)
 
 
 def test_the_data_is_what_the_script_makes():

@@ -129,7 +129,7 @@ def test_save_and_load_through_the_match_reproduces_the_game_and_goes_on_the_sam
     for _ in range(50):
         match.step()
     data = json.loads(json.dumps(match.to_json()))
-    assert data["rules_version"] == Game.spec.save_version == 2
+    assert data["rules_version"] == Game.spec.save_version == 3
     loaded = Match.from_json(data, "test")
     for seat in range(3):
         assert loaded.state.observation(seat) == match.state.observation(seat)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections import deque
+from pathlib import Path
 
 import pytest
 
@@ -151,9 +152,15 @@ def test_seam_squares_are_not_playable_with_one_map_but_are_with_both():
 
 
 # --------------------------------------------------------------------------- 1. Placing a tile: chips
+def next_to_covert(g: MapGame, sq) -> bool:
+    return any((sq[0] + dx, sq[1] + dy) in g.covert for dx, dy in DELTA)
+
+
 def town_turn(variant="usa-east"):
+    """A town's chip to take: the nearest town with no face-down neighbour (so the turn's
+    only chance action is the chip)."""
     g = new(variant)
-    town = min(g.map.towns, key=lambda t: (len(path_to(g, t) or range(99)), t))
+    town = min((t for t in g.map.towns if not next_to_covert(g, t)), key=lambda t: (len(path_to(g, t) or range(99)), t))
     prepare(g, path_to(g, town), last_toward=town)
     tile = next(g.tiles[t].id for t in sorted(g.deck) if g.fits(g.tiles[t], town))
     deal(g, tile)
@@ -318,7 +325,23 @@ def play_random(variant, seed, stop=None):
 
 
 def test_a_game_ends_with_covert_tiles_still_face_down():
-    g = play_random("usa-west", 1)
+    """When the stack runs out the game ends, face-down tiles or not. (On our grid random
+    players flip every face-down tile before then: the stack is cut to 6 tiles here, the
+    rest set aside as if they had fitted nowhere.)"""
+    rng = random.Random(1)
+    g = new("usa-west")
+    for t in [t for t, c in sorted(g.deck.items()) for _ in range(c)][6 + len(g.covert):]:
+        g._take(t)
+        g.set_aside.append(t)
+        g.stack -= 1
+    assert g.stack == 6
+    while not g.is_terminal():
+        if g.current_player() == CHANCE:
+            outs = g.chance_outcomes()
+            a = rng.choices([o for o, _ in outs], [w for _, w in outs])[0]
+        else:
+            a = rng.choice(g.legal_actions(g.current))
+        g.apply_action(a)
     assert g.is_terminal() and g.stack == 0 and g.covert
     g.check_invariants()
     assert sum(e.points for e in g.events if 0 in e.seats) == g.points[0]
@@ -346,7 +369,8 @@ def test_a_second_look_at_the_same_tile_shows_it_without_a_new_draw():
     while g.current_player() != CHANCE:
         g.apply_action(g.legal_actions(g.current)[0])
     # P2 reaches another town and takes a violet chip too.
-    other = min((t for t in g.map.towns if t in g.chip_towns and path_to(g, t) is not None),
+    other = min((t for t in g.map.towns if t in g.chip_towns and not next_to_covert(g, t)
+                 and path_to(g, t) is not None),
                 key=lambda t: len(path_to(g, t)))
     prepare(g, path_to(g, other), last_toward=other)
     deal(g, next(g.tiles[t].id for t in sorted(g.deck) if g.fits(g.tiles[t], other)))
@@ -456,3 +480,50 @@ def test_with_both_maps_every_seat_of_five_gets_a_consistent_world_throughout():
     for seat in range(g.num_players):
         world = MapGame.consistent_with(g.setup, seat, g.observation(seat), random.Random(seat))
         same_seat_view(world, g, seat)
+
+
+# --------------------------------------------------------------------------- saves from before grid 2
+OLD_SAVE = Path(__file__).parent / "data" / "carcassonne-usa-east-grid1.json"
+
+
+def test_a_save_from_the_old_grid_replays_on_it_and_keeps_it():
+    """A USA East save written by Stateside before grid 2 (rules version 2; made with the
+    code of main aa3f134: 40 actions, scores 5 to 4) still opens, on its own grid (32-unit
+    squares, 164 of them), and saving it again keeps that grid."""
+    from stateside.engine.match import Match
+    from stateside.engine.saves import load_match, read_save
+
+    _, body = read_save(OLD_SAVE)
+    assert body["rules_version"] == 2 and "grid" not in body["setup"]
+    match = load_match(OLD_SAVE)
+    g = match.state
+    assert g.map.square_size == 32 and len(g.map.squares) == 164 and g.setup["grid"] == 1
+    assert len(match.log) == 40 and g.scores() == [5, 4]
+    assert {(19, 12), (18, 12), (20, 13), (21, 6)} <= set(g.board)     # its first tiles, as laid then
+    again = json.loads(json.dumps(match.to_json()))
+    assert again["rules_version"] == Game.spec.save_version and again["setup"]["grid"] == 1
+    assert Match.from_json(again).state.board.keys() == g.board.keys()
+
+
+def test_a_new_map_game_is_on_the_current_grid_and_an_unknown_grid_is_refused():
+    from stateside.games.carcassonne.maps import GRID
+
+    g = new("usa-west")
+    assert g.map.square_size == 38 and "grid" not in g.setup and GRID == 2
+    assert new("usa-east").conf.grid == GRID
+    with pytest.raises(ValueError, match="no known grid of the USA maps: 7"):
+        Game.new({"players": ["A", "B"], "variant": "usa-west", "grid": 7})
+    with pytest.raises(ValueError, match="gives a grid, which only the USA maps have"):
+        Game.new({"players": ["A", "B"], "grid": 1})
+
+
+def test_an_old_grid_save_passed_off_as_new_is_refused_with_the_action_that_fails():
+    """The same log claiming today's rules version replays on today's grid: refused with
+    a message naming the action, never a crash or a silently different game."""
+    from stateside.engine.match import Match
+    from stateside.engine.saves import read_save
+    from stateside.errors import SaveError
+
+    _, body = read_save(OLD_SAVE)
+    with pytest.raises(SaveError, match=r"action 2 of 40 is not legal there: square 19,12 is not a playable square"):
+        Match.from_json({**body, "rules_version": Game.spec.save_version}, "old.json")

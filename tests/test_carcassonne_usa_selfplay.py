@@ -65,3 +65,42 @@ def test_computer_players_do_not_see_others_looks():
         a = make().choose(g.observation(1), g.legal_actions(1))
         b = make().choose(changed.observation(1), changed.legal_actions(1))
         assert a == b
+
+
+def test_the_hard_judge_knows_the_squares_no_tile_left_can_fill_as_stuck():
+    """The keys (what a free square's neighbours show) that no tile of the game fits, by
+    trying every tile turned every way, are the ones the hard player treats as stuck; a
+    city or road facing a stuck square can never be finished, and counts as such."""
+    from stateside.engine.protocol import CHANCE
+    from stateside.games.carcassonne.ai import Judge
+    from stateside.games.carcassonne.engine import Game
+
+    g = Game.new({"players": ["A", "B"], "variant": "usa-west"})
+    g.apply_action(g.chance_outcomes()[0][0])
+    judge = Judge()
+    judge.learn_stuck_keys(g)
+    tiles = [g.tiles[t] for t in g.deck] + [g.tiles[g.drawn]]
+
+    def fits_none(key):
+        need = [(key >> (2 * d)) & 3 for d in range(4)]
+        return not any(all(n in (0, e) for n, e in zip(need, t.oriented(r).edges)) for t in tiles for r in range(4))
+    assert judge.stuck_keys == {k for k in range(1, 256) if fits_none(k)} and judge.stuck_keys
+    # Play on a while, then call every key stuck: each unfinished city or road that faces a
+    # free square is doomed; with no key stuck, only those that run off the map.
+    rng = random.Random(2)
+    while len(g.placed) < 25:
+        outs = g.chance_outcomes() if g.current_player() == CHANCE else [(a, 1) for a in g.legal_actions(g.current)]
+        g.apply_action(rng.choice([a for a, _ in outs]))
+    judge.stuck_keys = frozenset()
+    assert judge.doomed(g) == g.doomed_roots()
+    judge.stuck_keys = frozenset(range(1, 256))
+    facing = set()
+    for (x, y) in g.open:
+        for d, (dx, dy) in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):
+            q = g.board.get((x + dx, y + dy))
+            if q is not None:
+                p = g.placed[q]
+                seg = p.o.edge_seg[(d + 2) % 4]      # -1: a field edge
+                if seg != -1 and not g.done[g.find(p.base + seg)]:
+                    facing.add(g.find(p.base + seg))
+    assert facing and facing <= judge.doomed(g)

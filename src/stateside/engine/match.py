@@ -309,6 +309,10 @@ class Match:
         elif not issubclass(rules, registered):
             raise SaveError(f"{where}: a save of {game!r}, not of {rules.spec.id!r}")
         version = data.get("rules_version", rules.spec.save_version)
+        if type(version) is int and version < rules.spec.save_version:
+            upgraded = rules.upgrade_save(data, version)   # an older save the rules still read
+            if upgraded is not None:
+                data, version = upgraded, rules.spec.save_version
         if type(version) is not int or version != rules.spec.save_version:
             raise SaveError(f"{where}: rules version {version!r} of {game} is not supported "
                             f"(this Stateside reads version {rules.spec.save_version})")

@@ -109,6 +109,13 @@ class State(ABC):
         """An independent copy: nothing mutable is shared with self."""
 
     # --- whose turn, what is legal -------------------------------------------
+    @classmethod
+    def upgrade_save(cls, body: dict, version: int) -> dict | None:
+        """A save's body (as Match.to_json writes it) from the older rules version
+        `version`, turned into one this version replays the same; None (the default):
+        it cannot be, and loading refuses it with a clear message."""
+        return None
+
     @property
     @abstractmethod
     def setup(self) -> dict:

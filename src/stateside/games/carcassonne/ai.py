@@ -9,7 +9,8 @@ log into a game of its own, kept between calls (only the new actions are applied
   supply is worth), keeps the best few moves, and plays each of them out a round
   ahead over many random orders of the unseen tiles (the tile mix is public, the
   order is not), the other players answering with the same judgement. It keeps the
-  move with the best mean, within a time budget.
+  move with the best mean, within a time budget. On the USA maps, where the squares run
+  out, it also knows a feature is lost when it faces a free square no tile left can fill.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from typing import Sequence
 from stateside.engine.protocol import CHANCE, Player
 
 from .engine import NEIGHBOURS8, Game, Move, draw
-from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD, tile_by_id
+from .tiles import DELTA, FIELD, K_CITY, K_CLOISTER, K_FIELD, K_ROAD, fit_table, tile_by_id
 from .usa import Follow, Lay, MapGame
 
 
@@ -33,6 +34,10 @@ class Judge:
         self.road_k, self.city_k, self.cloister_k = road_k, city_k, cloister_k
         self.meeple, self.meeple_decay, self.field_hope = meeple, meeple_decay, field_hope
         self.dead: set[int] = set()    # on the USA maps: features that run off the map (see values)
+        # On the USA maps, requirement keys (see tiles.fit_table) that no tile still to come
+        # fits: a free square with such a key stays empty, and what faces it is never finished.
+        # Worked out once per decision (HardPlayer), for the tiles left then.
+        self.stuck_keys: frozenset[int] = frozenset()
 
     def completion(self, g: Game, root: int, left: int) -> float:
         """Rough chance that a city, road or cloister is finished before the tiles run out."""
@@ -82,12 +87,51 @@ class Judge:
         d = self.meeple_decay
         return scale * (1.0 - d ** followers) / (1.0 - d)
 
+    def doomed(self, g: Game) -> set[int]:
+        """Roots of the features that can never be finished: on the USA maps, those running
+        off the map, and those facing a free square no tile left can fill (a cloister next
+        to one)."""
+        if self.naive or not isinstance(g, MapGame):
+            return set()
+        dead = g.doomed_roots()
+        stuck = self.stuck_keys
+        if not stuck:
+            return dead
+        find, done, board, placed, cloisters = g.find, g.done, g.board, g.placed, g.cloisters
+        for (x, y), key in g.open.items():
+            if key not in stuck:
+                continue
+            for d, (dx, dy) in enumerate(DELTA):
+                q = board.get((x + dx, y + dy))
+                if q is not None:
+                    p = placed[q]
+                    od = (d + 2) % 4
+                    if p.o.edges[od] != FIELD:
+                        r = find(p.base + p.o.edge_seg[od])
+                        if not done[r]:
+                            dead.add(r)
+            if cloisters:
+                for dx, dy in NEIGHBOURS8:
+                    c = cloisters.get((x + dx, y + dy))
+                    if c is not None and not done[find(c)]:
+                        dead.add(find(c))
+        return dead
+
+    def learn_stuck_keys(self, g: Game) -> None:
+        """The keys no tile still to come fits (nor the tile in hand), for this decision."""
+        if self.naive or not isinstance(g, MapGame):
+            return
+        tables = [fit_table(g.tiles[t]) for t in g.deck]
+        if g.drawn is not None:
+            tables.append(fit_table(g.tiles[g.drawn]))
+        self.stuck_keys = frozenset(k for k in range(1, 256) if not any(tb[k] for tb in tables))
+
     def values(self, g: Game) -> list[float]:
         """Each seat's score plus what its followers on the table and at hand are worth."""
         vals = [float(s) for s in g.points]
         if g.finished:
             return vals
-        self.dead = g.doomed_roots() if isinstance(g, MapGame) and not self.naive else set()
+        self.dead = self.doomed(g)
         left = g.tiles_left + (1 if g.drawn is not None else 0)
         n = g.n
         back = [0.0] * n
@@ -117,7 +161,7 @@ class Judge:
         if g.finished:
             return float(g.feature_points(root, True))
         left = g.tiles_left + (1 if g.drawn is not None else 0)
-        self.dead = g.doomed_roots() if isinstance(g, MapGame) and not self.naive else set()
+        self.dead = self.doomed(g)
         v, p = self.feature(g, root, left)
         if self.naive:
             return v
@@ -210,6 +254,7 @@ class Seen(Player):
     # ---- the USA maps: chips, looks, flips (see map_options)
     def choose_on_map(self, g: MapGame, legal: Sequence):
         relative = not self.judge.naive
+        self.judge.learn_stuck_keys(g)
         if g.step == "lay":
             return self.choose_lay(g)
         if g.step == "look":
@@ -318,8 +363,10 @@ class HardPlayer(Seen):
         self.samples = samples        # tile orders tried per candidate at most
         self.margin = margin          # candidates this far below the best are dropped
         self.judge = judge or Judge()
-        # A turn on the maps costs more to simulate (chips, flips): fewer, same budget.
-        self.map_candidates, self.map_samples = min(candidates, 4), min(samples, 4)
+        # A turn on the maps costs more to simulate (chips, flips): a fixed amount of work,
+        # 6 candidates and 8 orders (4 and 4 gave hard 88-92% against easy on grid 2, whose
+        # maps fill up; see benchmarks/CARCASSONNE_MAPS.md).
+        self.map_candidates, self.map_samples = min(candidates, 6), min(samples, 8)
 
     def choose_move(self, g: Game) -> Move:
         start = time.perf_counter()

@@ -34,6 +34,8 @@ from typing import Any, Sequence
 from stateside.engine.protocol import CHANCE, TERMINAL, Event, GameSpec, InvariantError, State
 from stateside.errors import IllegalActionError, InvalidActionError, StatesideError
 
+from .maps import GRID as MAP_GRID
+from .maps import GRIDS as MAP_GRIDS
 from .tiles import (CITY, DELTA, FIELD, GOODS, K_CITY, K_CLOISTER, K_FIELD, K_ROAD, SET_NAMES, TileType,
                     catalogue, distinct_rotations, fit_table, load_tile_set, tile_by_id)
 from .words import TURN_WORDS, follower_words, table_place, tile_words, verb
@@ -166,6 +168,7 @@ class Setup:
     squares: tuple[Pos, ...] | None = None   # playable squares; None: the open table
     reserved: tuple[tuple, ...] = ()  # (tile id, x, y): face down, kept off the stack
     variant: str = "table"          # "table", or a USA map: "usa-west", "usa-east", "usa" (both)
+    grid: int = MAP_GRID            # the USA maps' grid version (maps.GRIDS); saves before grid 2 had 1
 
     def __post_init__(self):   # lists given by callers become tuples: a Setup never changes
         fix = object.__setattr__
@@ -178,8 +181,10 @@ class Setup:
 
     def to_json(self) -> dict:
         if self.variant != "table":   # the map gives the squares, start tiles and tile sets
+            old_grid = {} if self.grid == MAP_GRID else {"grid": self.grid}
             return {"players": list(self.players), "followers": self.followers,
-                    "inns_cathedrals": self.inns_cathedrals, "goods": self.goods, "variant": self.variant}
+                    "inns_cathedrals": self.inns_cathedrals, "goods": self.goods, "variant": self.variant,
+                    **old_grid}
         return {"players": list(self.players), "followers": self.followers, "sets": list(self.sets),
                 "inns_cathedrals": self.inns_cathedrals, "goods": self.goods,
                 "start": [list(s) for s in self.start],
@@ -234,7 +239,13 @@ class Setup:
             extra = {k for k in ("sets", "start", "squares", "reserved") if k in d and d[k] != table[k]}
             if extra:
                 raise ValueError(f"the Carcassonne setup for {variant} cannot set {', '.join(sorted(extra))}: the map does")
-            return cls(players=tuple(players), followers=followers, variant=variant, **flags)
+            grid = d.get("grid", MAP_GRID)
+            if type(grid) is not int or grid not in MAP_GRIDS:
+                raise ValueError(f"the Carcassonne setup names no known grid of the USA maps: {grid!r:.40} "
+                                 f"(grids {', '.join(map(str, MAP_GRIDS))})")
+            return cls(players=tuple(players), followers=followers, variant=variant, grid=grid, **flags)
+        if "grid" in d:
+            raise ValueError("the Carcassonne setup gives a grid, which only the USA maps have")
         sets = d.get("sets", list(SET_NAMES))
         if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
             raise ValueError("the Carcassonne setup's tile sets are not a list of names")
@@ -285,7 +296,7 @@ class Game(State):
 
     # Hidden information only on the USA maps (a secret look at a face-down tile).
     spec = GameSpec(id="carcassonne", min_players=2, max_players=5, hidden_information=True,
-                    save_version=2, ai_levels=("easy", "hard"), has_scores=True, variants=VARIANTS,
+                    save_version=3, ai_levels=("easy", "hard"), has_scores=True, variants=VARIANTS,
                     public_variants=("table",))   # only the maps' face-down tiles are secret
 
     # --------------------------------------------------------------- setting up
@@ -389,6 +400,18 @@ class Game(State):
                 raise RuntimeError(f"the rules of the Carcassonne variant {conf.variant!r} are not loaded")
             return rules(conf)
         return cls(conf)
+
+    @classmethod
+    def upgrade_save(cls, body: dict, version: int) -> dict | None:
+        """Rules version 2 (saves before December 2026) played the USA maps on grid 1,
+        whose squares differ from today's: such a save keeps its grid and replays on it.
+        The table's saves replay unchanged."""
+        if version != 2:
+            return None
+        setup = body.get("setup")      # anything else is refused by the usual checks, by name
+        if isinstance(setup, dict) and setup.get("variant", "table") != "table" and "grid" not in setup:
+            setup = {**setup, "grid": 1}
+        return {**body, "setup": setup, "rules_version": cls.spec.save_version}
 
     @classmethod
     def default_setup(cls, players: int) -> dict:

@@ -19,6 +19,62 @@ TILE_BACK = QColor("#8a6a43")
 GRID = QColor(60, 70, 80, 70)
 TARGET = QColor("#ffb300")
 PEEK_SCALE = 2.0     # a looked-at tile, shown while held, is this many squares wide
+LABEL_SIZE = 0.28    # town names' letters, in squares
+RING = 0.22          # a town's ring (its chip), radius in squares
+
+
+def town_font(board: MapBoard) -> QFont:
+    font = QFont("DejaVu Sans")
+    font.setPixelSize(max(6, int(board.square_size * LABEL_SIZE)))
+    font.setBold(True)
+    return font
+
+
+def label_rects(board: MapBoard, font: QFont | None = None) -> dict:
+    """Where each town's name is written (board units): the first of its places (below
+    the square, above it, beside the ring, ...) that overlaps no other name and no town's
+    ring, by a search that goes back when a later town finds no place; each as wide as
+    its name, so that none is cut."""
+    s = board.square_size
+    fm = QFontMetricsF(font or town_font(board))
+    pad = s * 0.06
+    rings = []
+    for pos in board.towns:
+        c = QRectF(*board.rect(pos)).center()
+        rings.append(QRectF(c.x() - s * RING, c.y() - s * RING, 2 * s * RING, 2 * s * RING))
+
+    def places(pos, name):
+        r = QRectF(*board.rect(pos))
+        c = r.center()
+        w, h = fm.horizontalAdvance(name) * 1.08 + 2 * pad, fm.height() + pad
+        below, above = r.bottom() - s * 0.04, r.top() - h + s * 0.04
+        beside = c.y() - h / 2
+        right, left = c.x() + s * (RING + 0.04), c.x() - s * (RING + 0.04) - w
+        for x, y in ((c.x() - w / 2, below), (c.x() - w / 2, above), (right, beside), (left, beside),
+                     (r.left(), below), (r.right() - w, below), (r.left(), above), (r.right() - w, above),
+                     (c.x() - w / 2, c.y() + s * RING)):
+            yield QRectF(x, y, w, h)
+
+    towns = sorted(board.towns.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+    options = [list(places(pos, t.name)) for pos, t in towns]
+    chosen: list[QRectF] = []
+
+    def free(rect) -> bool:
+        return not any(rect.intersects(o) for o in chosen) and not any(rect.intersects(g) for g in rings)
+
+    def search(i) -> bool:
+        if i == len(towns):
+            return True
+        for rect in options[i]:
+            if free(rect):
+                chosen.append(rect)
+                if search(i + 1):
+                    return True
+                chosen.pop()
+        return False
+    if not search(0):
+        raise ValueError(f"{board.variant}: the town names find no places that do not overlap")
+    return {pos: rect for (pos, _), rect in zip(towns, chosen)}
 
 
 class MapLayer(QGraphicsObject):
@@ -85,21 +141,11 @@ class MapLayer(QGraphicsObject):
         return self.mapRectToScene(self._shown)
 
     def _label_font(self) -> QFont:
-        label = QFont("DejaVu Sans")
-        label.setPixelSize(max(6, int(self.map.square_size * 0.28)))
-        label.setBold(True)
-        return label
+        return town_font(self.map)
 
     def _place_labels(self) -> dict:
-        """Where each town's name is written: centred under its square, as wide as the name."""
-        s = self.map.square_size
-        metrics = QFontMetricsF(self._label_font())
-        out = {}
-        for pos, town in self.map.towns.items():
-            r = self.square_rect(pos)
-            w = metrics.horizontalAdvance(town.name) + 2     # and the halo
-            out[pos] = QRectF(r.center().x() - w / 2, r.bottom() - s * 0.05, w, s * 0.36)
-        return out
+        """Where each town's name is written: see label_rects (no two overlap)."""
+        return label_rects(self.map, self._label_font())
 
     def label_rects(self) -> dict:
         """square -> the rectangle its town's name is written in (item units)."""
@@ -167,29 +213,19 @@ class MapLayer(QGraphicsObject):
             r = self.square_rect(pos)
             paint_follower(p, QPointF(r.x() + ax * s, r.y() + ay * s), s * 0.34, seat,
                            lying=placed.tile.segments[seg].kind == K_FIELD)
-        # Towns: a ring, their chip while it lies there, and the name.
-        label = self._label_font()
-        for pos, town in m.towns.items():
-            r = self.square_rect(pos)
-            c = r.center()
+        # Towns: a ring, and their chip while it lies there (the names come later, on top).
+        for pos in m.towns:
+            c = self.square_rect(pos).center()
+            p.setPen(QPen(QColor("#222"), s * 0.04))
             if pos in g.chip_towns:
-                p.setPen(QPen(QColor("#222"), s * 0.04))
                 p.setBrush(QBrush(QColor("#d9d4c7")))
-                p.drawEllipse(c, s * 0.22, s * 0.22)
+                p.drawEllipse(c, s * RING, s * RING)
                 p.setPen(QPen(QColor("#222"), 0))
                 p.setFont(font)
-                p.drawText(QRectF(c.x() - s * 0.22, c.y() - s * 0.22, s * 0.44, s * 0.44), Qt.AlignCenter, "?")
+                p.drawText(QRectF(c.x() - s * RING, c.y() - s * RING, 2 * s * RING, 2 * s * RING), Qt.AlignCenter, "?")
             else:
-                p.setPen(QPen(QColor("#222"), s * 0.04))
                 p.setBrush(Qt.NoBrush)
-                p.drawEllipse(c, s * 0.22, s * 0.22)
-            p.setFont(label)
-            text = self._labels[pos]
-            p.setPen(QPen(QColor(255, 255, 255, 220), 0))
-            for dx, dy in ((-0.6, 0), (0.6, 0), (0, -0.6), (0, 0.6)):
-                p.drawText(text.translated(dx, dy), Qt.AlignHCenter | Qt.AlignTop, town.name)
-            p.setPen(QPen(QColor("#1d1d1d"), 0))
-            p.drawText(text, Qt.AlignHCenter | Qt.AlignTop, town.name)
+                p.drawEllipse(c, s * RING, s * RING)
         # Where the player may click.
         for pos in self.targets:
             p.setPen(QPen(TARGET, s * 0.09))
@@ -213,6 +249,17 @@ class MapLayer(QGraphicsObject):
             p.setOpacity(0.8)
             paint_tile(p, tile, rot, self.square_rect(pos))
             p.setOpacity(1.0)
+        # Town names over the tiles, frames and gold squares, in their own places (label_rects),
+        # with a light halo: no frame cuts a letter. Only a held secret look covers them.
+        p.setFont(self._label_font())
+        halo, ink = QPen(QColor(255, 255, 255, 220), 0), QPen(QColor("#1d1d1d"), 0)
+        for pos, town in m.towns.items():
+            rect = self._labels[pos]
+            p.setPen(halo)
+            for dx, dy in ((-0.6, 0), (0.6, 0), (0, -0.6), (0, 0.6)):
+                p.drawText(rect.translated(dx, dy), Qt.AlignCenter, town.name)
+            p.setPen(ink)
+            p.drawText(rect, Qt.AlignCenter, town.name)
         # The secret looks, while their owner holds the button: each twice the square's size
         # over its square (as a card held up), so that its features can be read.
         for r, tile, colour in peeked:

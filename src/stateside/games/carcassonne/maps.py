@@ -3,6 +3,10 @@ start squares, towns and outlined squares of USA West and USA East, and our map-
 
 Read from resources/carcassonne/maps/ (usa.json is written by build_maps.py; chips.json
 is ours). A malformed file raises DataError naming the file and the entry.
+
+The grid has versions: a game keeps the grid it was started on (setup "grid", see
+engine.Setup), so a save from before a new grid still replays on its own squares.
+usa.json is the current grid (GRID); usa-grid<N>.json keeps each older one as it was.
 """
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from stateside.paths import resource
 Pos = tuple[int, int]
 COLOURS = ("violet", "orange", "light blue")
 VARIANTS = ("usa-west", "usa-east", "usa")
+GRID = 2          # the current grid: 38-unit squares (grid 1: 32-unit squares, until December 2026)
+GRIDS = (1, 2)    # every grid a game can be on
 TITLES = {"table": "Table", "usa-west": "USA West", "usa-east": "USA East", "usa": "USA (both maps)"}
 
 
@@ -128,9 +134,15 @@ def parse_maps(data: dict, where: str) -> dict[str, MapBoard]:
 
 
 @cache
-def load_maps() -> dict[str, MapBoard]:
-    path = resource("carcassonne", "maps", "usa.json")
-    return parse_maps(_load_json(path), str(path))
+def load_maps(grid: int = GRID) -> dict[str, MapBoard]:
+    """The three ways to play on grid version `grid` (one of GRIDS)."""
+    if grid not in GRIDS:
+        raise DataError(f"there is no USA map grid {grid!r} (grids: {', '.join(map(str, GRIDS))})")
+    path = resource("carcassonne", "maps", "usa.json" if grid == GRID else f"usa-grid{grid}.json")
+    data = _load_json(path)
+    if data.get("grid_version", 1) != grid:
+        raise DataError(f"{path}: holds grid {data.get('grid_version', 1)!r}, not grid {grid}")
+    return parse_maps(data, str(path))
 
 
 def parse_chips(data: dict, where: str) -> tuple[Chip, ...]:

@@ -87,7 +87,7 @@ class MapGame(Game):
     """A game on the USA maps (setup["variant"] "usa-west", "usa-east" or "usa")."""
 
     def __init__(self, conf: Setup):
-        self.map: MapBoard = load_maps()[conf.variant]
+        self.map: MapBoard = load_maps(conf.grid)[conf.variant]
         inner = replace(conf, variant="table", sets=SET_NAMES * self.map.copies,
                         start=tuple((START_TILE, x, y, 0) for x, y in self.map.starts),
                         squares=tuple(sorted(self.map.squares)))
