@@ -15,7 +15,7 @@ log into a game of its own, kept between calls (only the new actions are applied
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from stateside.engine.protocol import CHANCE, Player
 

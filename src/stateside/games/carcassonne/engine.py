@@ -27,17 +27,33 @@ so this base game knows no map (the registry names variants.py, which loads them
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from functools import cache
-from typing import Any, Sequence
+from typing import Any
 
 from stateside.engine.protocol import CHANCE, TERMINAL, Event, GameSpec, InvariantError, State
 from stateside.errors import IllegalActionError, InvalidActionError, StatesideError
 
 from .maps import GRID as MAP_GRID
 from .maps import GRIDS as MAP_GRIDS
-from .tiles import (CITY, DELTA, FIELD, GOODS, K_CITY, K_CLOISTER, K_FIELD, K_ROAD, SET_NAMES, TileType,
-                    catalogue, distinct_rotations, fit_table, load_tile_set, tile_by_id)
+from .tiles import (
+    CITY,
+    DELTA,
+    FIELD,
+    GOODS,
+    K_CITY,
+    K_CLOISTER,
+    K_FIELD,
+    K_ROAD,
+    SET_NAMES,
+    TileType,
+    catalogue,
+    distinct_rotations,
+    fit_table,
+    load_tile_set,
+    tile_by_id,
+)
 from .words import TURN_WORDS, follower_words, table_place, tile_words, verb
 
 Pos = tuple[int, int]
@@ -192,7 +208,7 @@ class Setup:
                 "reserved": [list(r) for r in self.reserved]}
 
     @classmethod
-    def from_json(cls, d: Any) -> "Setup":
+    def from_json(cls, d: Any) -> Setup:
         """ValueError, with a message for a person, when `d` is not a Carcassonne setup."""
         if not isinstance(d, dict):
             raise ValueError("the Carcassonne setup is not a mapping")
@@ -392,7 +408,7 @@ class Game(State):
                 seen[x, y] = what
 
     @classmethod
-    def new(cls, setup: dict) -> "Game":
+    def new(cls, setup: dict) -> Game:
         conf = Setup.from_json(setup)
         if conf.variant != "table":
             rules = VARIANT_RULES.get(conf.variant)
@@ -979,7 +995,7 @@ class Game(State):
                 "seg_tile", "ports", "ftiles", "pennants", "flags", "goods", "meeples", "adj",
                 "done", "occupied", "points", "supply", "set_aside", "reserved")
 
-    def clone(self, history: bool = True) -> "Game":
+    def clone(self, history: bool = True) -> Game:
         """An independent copy (the setup and the tile types are immutable and shared).
         Without `history` (for simulations) the copy starts with empty event, move and
         action lists and records events without their details."""
@@ -1012,7 +1028,7 @@ class Game(State):
         }
 
     @classmethod
-    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> "Game":
+    def consistent_with(cls, setup: dict, seat: int, observation: dict, rng) -> Game:
         """The game as `seat` may know it, rebuilt from the setup and the observation's
         log (the board, followers, scores and the stack's counts all follow from replaying
         it). On the open table everything is public, so this is the game itself; the USA
@@ -1022,7 +1038,7 @@ class Game(State):
             raise ValueError("the observation belongs to another game's setup")
         return game._rebuild(seat, observation, rng)
 
-    def _rebuild(self, seat: int, observation: dict, rng) -> "Game":
+    def _rebuild(self, seat: int, observation: dict, rng) -> Game:
         for a in observation["actions"]:
             self.apply_action(self.action_from_json(a))
         return self

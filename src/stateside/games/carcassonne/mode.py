@@ -18,8 +18,19 @@ from html import escape
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeySequence, QPen, QShortcut
-from PySide6.QtWidgets import (QDialog, QFrame, QHBoxLayout, QLabel, QListView, QListWidget, QListWidgetItem,
-                               QPushButton, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QListView,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from stateside.app.movelog import NO_COLOUR
 from stateside.app.setup_screen import SetupScreen
@@ -32,8 +43,17 @@ from stateside.errors import SaveError, StatesideError
 from .engine import Game, PlaceTurnedUp, ScoreEvent, Setup, TurnUp
 from .map_items import OUTLINE, MapLayer
 from .maps import TITLES
-from .panels import (KINDS, HandWidget, ScoreBoard, TilesLeftDialog, chosen_seats, fill_final_scores, final_table,
-                     seat_icon, setup_screen)
+from .panels import (
+    KINDS,
+    HandWidget,
+    ScoreBoard,
+    TilesLeftDialog,
+    chosen_seats,
+    fill_final_scores,
+    final_table,
+    seat_icon,
+    setup_screen,
+)
 from .shapes import segment_at
 from .table import TARGET, TableScene, TableView
 from .tile_art import SEAT_COLOURS, SEAT_NAMES

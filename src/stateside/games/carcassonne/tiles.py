@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-
 from stateside.data.yamlio import read_yaml
 from stateside.errors import DataError
 from stateside.paths import resource
@@ -80,7 +79,7 @@ class TileType:
     def cloister(self) -> bool:
         return any(s.kind == K_CLOISTER for s in self.segments)
 
-    def oriented(self, rot: int) -> "Oriented":
+    def oriented(self, rot: int) -> Oriented:
         return _oriented(self, rot % 4)
 
 

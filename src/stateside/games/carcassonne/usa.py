@@ -34,8 +34,19 @@ from typing import Any
 from stateside.engine.protocol import CHANCE, EVERY_SEAT, TERMINAL, Event, InvariantError
 from stateside.errors import IllegalActionError, InvalidActionError
 
-from .engine import (MAX_SEGMENT, NEIGHBOURS8, VARIANT_RULES, Draw, Game, PlaceTurnedUp, Pos, ScoreEvent, Setup,
-                     _draws, action_numbers)
+from .engine import (
+    MAX_SEGMENT,
+    NEIGHBOURS8,
+    VARIANT_RULES,
+    Draw,
+    Game,
+    PlaceTurnedUp,
+    Pos,
+    ScoreEvent,
+    Setup,
+    _draws,
+    action_numbers,
+)
 from .maps import Chip, MapBoard, load_chips, load_maps
 from .tiles import DELTA, FIELD, SET_NAMES, fit_table, load_tile_set, tile_by_id
 from .words import TURN_WORDS, article, as_object, follower_words, map_place, tile_words
@@ -448,7 +459,7 @@ class MapGame(Game):
         self.step = "over"
 
     # ------------------------------------------------------------------ copies, views, checks
-    def clone(self, history: bool = True) -> "MapGame":
+    def clone(self, history: bool = True) -> MapGame:
         g = super().clone(history)
         g.covert = self.covert.copy()
         g.dead = self.dead.copy()
@@ -461,7 +472,7 @@ class MapGame(Game):
         g.secret = self.secret.copy() if history else {}
         return g
 
-    def with_hidden_changed(self, viewer: int, rng) -> "MapGame | None":
+    def with_hidden_changed(self, viewer: int, rng) -> MapGame | None:
         """A copy in which the covert tiles `viewer` has not seen (but someone else looked
         at) are swapped with unseen tiles of the pool; None when nothing is hidden from `viewer`."""
         if not any(t is not None and viewer not in self.known.get(p, ()) for p, t in self.covert.items()):
@@ -481,7 +492,7 @@ class MapGame(Game):
                     g.history[i] = Reveal(g.tiles[u].id)
         return g
 
-    def _rebuild(self, seat: int, observation: dict, rng) -> "MapGame":
+    def _rebuild(self, seat: int, observation: dict, rng) -> MapGame:
         """A whole game from `seat`'s log: the secret looks of others (logged for this seat
         as {"reveal": null}) get the tile they showed where the seat learnt it since (a
         flip, its own later look), else a tile dealt with `rng` from those the seat has
