@@ -1,10 +1,7 @@
 """ruff and mypy, as configured in pyproject.toml, over src.
 
-ruff's rules are enforced now except the ones a mechanical rewrite fixes (import order,
-newer syntax, and the wrapping of long lines): those wait for one `ruff check --fix`
-over the tree after the open branches are merged (several people edit the same files
-now, and a rewrite of every file would conflict with each of them). Their test is an
-expected failure until then; the lines of the pure layers are kept short already.
+ruff's whole configured rule set is enforced over src (import order, newer syntax and
+the line length included); mypy checks the pure layers.
 """
 from __future__ import annotations
 
@@ -19,10 +16,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
-# Rewritten by `ruff check --fix` (I, UP) or by wrapping (E501) after the merge.
-PENDING = ["I", "UP", "E501"]
-PURE = ["src/stateside/engine", "src/stateside/geo", "src/stateside/data", "src/stateside/registry.py",
-        "src/stateside/errors.py"]
 
 
 def tool(name: str) -> list[str]:
@@ -41,13 +34,8 @@ def ruff(*args: str) -> subprocess.CompletedProcess:
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
-def test_ruff_finds_nothing_but_the_pending_rewrites():
-    out = ruff("--extend-ignore", ",".join(PENDING), "src")
-    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-1000:]
-
-
-def test_the_pure_layers_keep_to_the_line_length():
-    out = ruff("--select", "E501", *PURE)
+def test_ruff_finds_nothing():
+    out = ruff("src")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-1000:]
 
 
@@ -58,13 +46,6 @@ def test_ruff_sees_a_finding():
                          cwd=ROOT, input="def f():\n    return undefined_name\n", capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 1 and "F821" in out.stdout, out.stdout + out.stderr
-
-
-@pytest.mark.xfail(strict=False, reason="mechanical fixes pending: ruff check --fix (I, UP) and long lines "
-                   "wrapped, after the open branches are merged")
-def test_ruff_pending_rewrites():
-    out = ruff("--select", ",".join(PENDING), "src")
-    assert out.returncode == 0, out.stdout[-3000:]
 
 
 def test_mypy_is_clean_on_the_pure_layers():

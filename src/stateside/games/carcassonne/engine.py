@@ -22,7 +22,8 @@ without a follower; a turned-up tile that fits there no way is set aside.
 The USA maps (setup["variant"] "usa-west", "usa-east", "usa") are played by
 usa.MapGame, a subclass with the sheet's own turn (chips, secret looks, flips), which
 registers itself in VARIANT_RULES; new() picks the class a setup's variant names there,
-so this base game knows no map (the registry names variants.py, which loads them all). Its tiles are laid with their scoring deferred to the end of the turn (defer).
+so this base game knows no map (the registry names variants.py, which loads them all).
+Its tiles are laid with their scoring deferred to the end of the turn (defer).
 """
 from __future__ import annotations
 
@@ -136,7 +137,8 @@ class ScoreEvent(Event):
             if self.pennants:
                 what += f" with {self.pennants} pennant{'s' * (self.pennants != 1)}"
             if self.bonus == "cathedral":
-                what += " and a cathedral" + (" (scores nothing unfinished)" if self.final else " (3 per tile and pennant)")
+                what += " and a cathedral" + (" (scores nothing unfinished)" if self.final
+                                              else " (3 per tile and pennant)")
                 rate = ""
             else:
                 per = "tile and pennant" if self.pennants else "tile"
@@ -155,7 +157,8 @@ class ScoreEvent(Event):
         elif self.kind == "flip":
             if self.points > 0:
                 return f"{who} turned up the face-down tile {self.place}: it fits, +{self.points}"
-            return f"{who} turned up the face-down tile {self.place}: it does not fit and leaves the game, {self.points}"
+            return (f"{who} turned up the face-down tile {self.place}: it does not fit and leaves the game, "
+                    f"{self.points}")
         else:
             return (f"{who} {verb([names[s] for s in self.seats], 'holds', 'hold')} the most {self.bonus} tokens: "
                     f"10 points{each}")
@@ -233,7 +236,8 @@ class Setup:
             if type(x) is not int or type(y) is not int:
                 raise ValueError(f"{what} {row!r:.60} is not on a square (whole numbers x, y)")
             if not (-MAX_COORD <= x <= MAX_COORD and -MAX_COORD <= y <= MAX_COORD):
-                raise ValueError(f"a {what} lies off the table (squares run from -{MAX_COORD} to {MAX_COORD} both ways)")
+                raise ValueError(f"a {what} lies off the table (squares run from -{MAX_COORD} to {MAX_COORD} "
+                                 "both ways)")
             return x, y
 
         def placed(row, n, what):
@@ -248,13 +252,15 @@ class Setup:
 
         variant = d.get("variant", "table")
         if variant not in VARIANTS:
-            raise ValueError(f"the Carcassonne setup names no known map: {variant!r:.40} (choose from {', '.join(VARIANTS)})")
+            raise ValueError(f"the Carcassonne setup names no known map: {variant!r:.40} "
+                             f"(choose from {', '.join(VARIANTS)})")
         if variant != "table":
             # The map gives these; the table's defaults (as in default_setup) are ignored.
             table = cls(players=tuple(players)).to_json()
             extra = {k for k in ("sets", "start", "squares", "reserved") if k in d and d[k] != table[k]}
             if extra:
-                raise ValueError(f"the Carcassonne setup for {variant} cannot set {', '.join(sorted(extra))}: the map does")
+                raise ValueError(f"the Carcassonne setup for {variant} cannot set {', '.join(sorted(extra))}: "
+                                 "the map does")
             grid = d.get("grid", MAP_GRID)
             if type(grid) is not int or grid not in MAP_GRIDS:
                 raise ValueError(f"the Carcassonne setup names no known grid of the USA maps: {grid!r:.40} "
@@ -290,11 +296,13 @@ def action_numbers(value: Any, what: str, rotation: bool = True, follower: bool 
     if not isinstance(value, list) or len(value) != n or not all(type(i) is int for i in value):
         raise InvalidActionError(f"{what} needs {n} whole numbers, not {value!r:.60}")
     if not all(-MAX_COORD <= v <= MAX_COORD for v in value[:2]):
-        raise InvalidActionError(f"{what}: the square is off the table (squares run from -{MAX_COORD} to {MAX_COORD} both ways)")
+        raise InvalidActionError(f"{what}: the square is off the table (squares run from -{MAX_COORD} to "
+                                 f"{MAX_COORD} both ways)")
     if rotation and not 0 <= value[2] <= 3:
         raise InvalidActionError(f"{what}: a tile turns 0 to 3 quarter turns, not {value[2]!r:.20}")
     if follower and not -1 <= value[-1] <= MAX_SEGMENT:
-        raise InvalidActionError(f"{what}: a follower goes on feature -1 (none) to {MAX_SEGMENT}, not {value[-1]!r:.20}")
+        raise InvalidActionError(f"{what}: a follower goes on feature -1 (none) to {MAX_SEGMENT}, "
+                                 f"not {value[-1]!r:.20}")
     return value
 
 
@@ -678,7 +686,8 @@ class Game(State):
             raise IllegalActionError(f"square {x},{y} does not touch the tiles on the table" if self.allowed((x, y))
                                      else f"square {x},{y} is not a playable square")
         if rot not in fit_table(self.tiles[self.drawn])[key]:
-            raise IllegalActionError(f"the tile does not fit on {x},{y} turned that way: every edge must match its neighbour")
+            raise IllegalActionError(f"the tile does not fit on {x},{y} turned that way: "
+                                     "every edge must match its neighbour")
 
     def apply_action(self, action) -> list[Event]:
         """Apply a move, a draw, or turning up / laying a face-down tile; returns the
@@ -955,7 +964,8 @@ class Game(State):
                 bonus=bonus, followers=tuple(counts), squares=squares)
             self.events.append(replace(e, text=e.describe(self.conf.players)))
         else:
-            self.events.append(ScoreEvent(text="", kind=self.kind[root], seats=seats, points=points, turn=self.turn, final=final))
+            self.events.append(ScoreEvent(text="", kind=self.kind[root], seats=seats, points=points, turn=self.turn,
+                                          final=final))
 
     def _complete(self, root: int, seat: int | None) -> None:
         self.done[root] = True
@@ -987,7 +997,8 @@ class Game(State):
                     seats = tuple(s for s in range(self.n) if self.tokens[s][i] == best)
                     for s in seats:
                         self.points[s] += 10
-                    e = ScoreEvent(text="", kind="goods", seats=seats, points=10, turn=self.turn, final=True, bonus=good)
+                    e = ScoreEvent(text="", kind="goods", seats=seats, points=10, turn=self.turn, final=True,
+                                   bonus=good)
                     self.events.append(replace(e, text=e.describe(self.conf.players)) if self.record else e)
 
     # --------------------------------------------------------------- copies, views, checks

@@ -54,7 +54,8 @@ class MapBoard:
 
     def town_near(self, pos: Pos) -> Town:
         """The town nearest a square, for messages ("near Denver")."""
-        return min(self.towns.values(), key=lambda t: ((t.square[0] - pos[0]) ** 2 + (t.square[1] - pos[1]) ** 2, t.name))
+        return min(self.towns.values(),
+                   key=lambda t: ((t.square[0] - pos[0]) ** 2 + (t.square[1] - pos[1]) ** 2, t.name))
 
 
 @dataclass(frozen=True)

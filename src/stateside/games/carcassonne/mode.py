@@ -1209,8 +1209,9 @@ class CarcassonneMode(TurnBasedMode):
         table's, which the maps build on)."""
         if self.on_map:
             playing = f"</h2>\n<p><b>This game is on {TITLES[self.game.conf.variant]}.</b></p>"
-            return MAPS_HELP.replace("</h2>", playing, 1) + "<hr>" + TABLE_HELP.replace("<h2>Carcassonne on the open table</h2>",
-                                            "<h2>The open table's rules, which the maps follow</h2>", 1)
+            return (MAPS_HELP.replace("</h2>", playing, 1) + "<hr>"
+                    + TABLE_HELP.replace("<h2>Carcassonne on the open table</h2>",
+                                         "<h2>The open table's rules, which the maps follow</h2>", 1))
         return TABLE_HELP + "<hr>" + MAPS_HELP
 
 
@@ -1283,7 +1284,8 @@ follower, for a moment before its turn ends.</p>
 a game in progress is thrown away. The <b>Moves</b> tab lists every move, the computers' included,
 newest last, in the players' colours and in their words ("Ada laid a city-and-road tile two squares
 east of the start tile, turned left, and placed a knight in the city": a follower is a knight in a city,
-a thief on a road, a monk in a cloister, a farmer in a field): point at a line to see its tile framed on the table (click to keep it framed). The
+a thief on a road, a monk in a cloister, a farmer in a field): point at a line to see its tile framed \
+on the table (click to keep it framed). The
 <b>Scoring</b> tab lists every scoring; click one to see the feature. Game &rarr; Replay&hellip; (or
 "Replay this game" at the end) steps through a finished or saved game on the same table.</p>
 <p><i>Our design:</i> the tile drawings, symbols and follower figures are Stateside's own; the tile

@@ -209,7 +209,8 @@ def _house(p: QPainter, x: float, y: float, s: float, roof: QColor) -> None:
     p.setPen(QPen(QColor("#4a3a28"), s * 0.12))
     p.setBrush(QColor("#f1e3c2"))
     p.drawRect(QRectF(x - s * 0.5, y - s * 0.1, s, s * 0.6))
-    roof_poly = QPolygonF([QPointF(x - s * 0.65, y - s * 0.1), QPointF(x, y - s * 0.6), QPointF(x + s * 0.65, y - s * 0.1)])
+    roof_poly = QPolygonF([QPointF(x - s * 0.65, y - s * 0.1), QPointF(x, y - s * 0.6),
+                           QPointF(x + s * 0.65, y - s * 0.1)])
     p.setBrush(roof)
     p.drawPolygon(roof_poly)
 

@@ -182,7 +182,8 @@ def _parse_tile(raw: dict, set_name: str) -> TileType:
         r_edges = dirs(_words(spec.get("edges"), f"road {key} edges"), f"road {key}")
         end = spec.get("end")
         if len(r_edges) == 1 and end not in ROAD_ENDS:
-            raise ValueError(f"road {key} has one edge, so it must say where it ends ({', '.join(ROAD_ENDS)}), not {end!r}")
+            raise ValueError(f"road {key} has one edge, so it must say where it ends ({', '.join(ROAD_ENDS)}), "
+                             f"not {end!r}")
         if len(r_edges) == 2 and end is not None:
             raise ValueError(f"road {key} runs through the tile (two edges) but also says it ends at {end!r}")
         if len(r_edges) not in (1, 2):
@@ -192,7 +193,8 @@ def _parse_tile(raw: dict, set_name: str) -> TileType:
             raise ValueError(f"road {key}: to {to!r} is not a city on this tile")
         if end == "city" and to is None:
             if len(city_index) != 1:
-                raise ValueError(f"road {key} ends at a city, and the tile has {len(city_index)} cities: say which with 'to'")
+                raise ValueError(f"road {key} ends at a city, and the tile has {len(city_index)} cities: "
+                                 "say which with 'to'")
             to = next(iter(city_index))
         over = spec.get("over")
         if over is not None and (over not in road_index or over == key):

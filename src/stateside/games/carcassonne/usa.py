@@ -290,7 +290,8 @@ class MapGame(Game):
                 raise IllegalActionError(f"square {x},{y} holds a face-down tile")
             raise IllegalActionError(f"square {x},{y} is not a playable square next to the tiles on the map")
         if rot not in fit_table(self.tiles[self.drawn])[key]:
-            raise IllegalActionError(f"the tile does not fit on {x},{y} turned that way: every edge must match its neighbour")
+            raise IllegalActionError(f"the tile does not fit on {x},{y} turned that way: "
+                                     "every edge must match its neighbour")
         tile = self.tiles[self.drawn]
         self.actions.append((x, y, rot, -1))
         self._put(tile, rot, pos, self.current, -1)
@@ -591,7 +592,8 @@ class MapGame(Game):
             fail(f"tiles not conserved ({sum(where.values())} accounted for, {sum(total.values())} in the game)")
         unassigned = sum(1 for t in self.covert.values() if t is None)
         if sum(self.deck.values()) != self.stack + unassigned:
-            fail(f"the pool ({sum(self.deck.values())}) is not the stack ({self.stack}) and the unseen covert tiles ({unassigned})")
+            fail(f"the pool ({sum(self.deck.values())}) is not the stack ({self.stack}) "
+                 f"and the unseen covert tiles ({unassigned})")
         if len(self.board) != len(self.placed) or any(self.board[p.pos] != i for i, p in enumerate(self.placed)):
             fail("the board and the placed tiles disagree")
         if any(p.pos not in self.map.squares for p in self.placed):
@@ -671,7 +673,8 @@ class MapGame(Game):
             return f"{who} drew {tile_words(t)}{aside}"
         if kind is Lay:
             pos = (action.x, action.y)
-            return f"{who} laid {tile_words(self.tiles[self.drawn])} {map_place(self.map, pos)}{TURN_WORDS[action.rot % 4]}"
+            return (f"{who} laid {tile_words(self.tiles[self.drawn])} "
+                    f"{map_place(self.map, pos)}{TURN_WORDS[action.rot % 4]}")
         if kind is ChipDraw:
             chip = _chips()[action.chip]
             return f"{who} took {article(chip.colour)} chip worth {chip.points} point{'s' * (chip.points != 1)}"
