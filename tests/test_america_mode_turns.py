@@ -15,6 +15,7 @@ from stateside.engine.saves import read_save
 from stateside.games.america.mode import LOG_LAYER, AmericaMode, rules_on
 from stateside.games.america.rules import COLOURS, NO_EXACT_SPACES, bundled_deck
 from audience_oracle import hidden_from
+from fake_table import FakeSession, referee_views
 
 SAVES = Path(__file__).parent / "data" / "saves-v1"
 
@@ -371,46 +372,6 @@ def test_game_replay_opens_a_save_that_drew_from_an_added_deck(qtbot, tmp_path, 
 
 # --- online: the hidden first topic ------------------------------------------------------
 
-def referee_views(match: Match, seat: int):
-    """The views a referee sends `seat` after each entry of `match` (as stateside.online
-    does: a move the seat may not see comes as "a card was drawn")."""
-    from stateside.online.visibility import entry_views
-
-    entries = []
-    for e in match.log:
-        before = match.state_after(e.index)
-        entries.append(entry_views(e, before.action_to_json(e.action), len(match.seats))[1][seat])
-        after = match.state_after(e.index + 1)
-        yield {"status": "playing", "n": len(entries), "entries": list(entries),
-               "observation": after.observation(seat), "legal": after.legal_actions(seat),
-               "info": {"seats": match.seats, "setup": match.initial_setup}}
-
-
-class FakeSession:
-    """What attach_online needs of an online session, without a server."""
-
-    def __init__(self, seat):
-        from PySide6.QtCore import QObject, Signal
-
-        class Signals(QObject):
-            update = Signal(dict)
-            connection = Signal(bool)
-            refused = Signal(str)
-            ended = Signal(dict)
-
-        self.signals = Signals()
-        self.update, self.connection = self.signals.update, self.signals.connection
-        self.refused, self.ended = self.signals.refused, self.signals.ended
-        self.seat, self.table, self.sent = seat, "ABCDEF", []
-
-    def send(self, action_json):
-        self.sent.append(action_json)
-
-    def leave(self):
-        self.left = True
-
-    def close(self):
-        pass
 
 
 @pytest.mark.parametrize("one_at_a_time", [True, False])

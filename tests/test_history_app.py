@@ -176,7 +176,8 @@ def test_game_menu_history_opens_the_dialog_with_ctrl_h(qtbot, window, monkeypat
 
 
 def test_online_the_tables_whole_log_is_kept_with_this_seat_as_the_person(qtbot, window):
-    from test_turn_cue import FakeSession, played_table, referee_views
+    from fake_table import FakeSession, referee_views
+    from test_turn_cue import played_table
 
     mode = window.open_mode("ten-days")
     table = played_table(SEED)

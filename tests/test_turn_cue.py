@@ -7,6 +7,7 @@ from stateside.app import cue as cue_module
 from stateside.app.main import MainWindow
 from stateside.engine.match import Match
 from stateside.games.ten_days.rules import TenDaysState
+from fake_table import FakeSession, referee_views
 
 
 @pytest.fixture
@@ -113,45 +114,6 @@ def test_the_chime_is_a_short_wav(tmp_path):
     assert 0.1 <= seconds <= 0.3
 
 
-class FakeSession:
-    """What attach_online needs of an online session, without a server."""
-
-    def __init__(self, seat):
-        from PySide6.QtCore import QObject, Signal
-
-        class Signals(QObject):
-            update = Signal(dict)
-            connection = Signal(bool)
-            refused = Signal(str)
-            ended = Signal(dict)
-
-        self.signals = Signals()
-        self.update, self.connection = self.signals.update, self.signals.connection
-        self.refused, self.ended = self.signals.refused, self.signals.ended
-        self.seat, self.table, self.sent = seat, "ABCDEF", []
-
-    def send(self, action_json):
-        self.sent.append(action_json)
-
-    def leave(self):
-        pass
-
-    def close(self):
-        pass
-
-
-def referee_views(table: Match, seat: int):
-    """What a referee sends `seat` after each entry of the table's game (stateside.online's
-    own visibility rules: a move the seat may not see comes as a stand-in)."""
-    from stateside.online.visibility import entry_views
-
-    entries = []
-    for e in table.log:
-        entries.append(entry_views(e, table.state_after(e.index).action_to_json(e.action), len(table.seats))[1][seat])
-        after = table.state_after(e.index + 1)
-        yield {"status": "playing", "n": len(entries), "entries": list(entries),
-               "observation": after.observation(seat), "legal": after.legal_actions(seat),
-               "info": {"seats": table.seats, "setup": table.initial_setup}}
 
 
 def played_table(seed=5):
