@@ -39,12 +39,8 @@ def history_folder() -> Path:
 
 
 @pytest.fixture
-def window(qtbot):
-    w = MainWindow(persist=True)
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
+def window(open_window):
+    w = open_window(persist=True, mode=None)
     yield w
     w.close()
 

@@ -2,13 +2,11 @@
 without the rulebook, in real windows (here offscreen)."""
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from stateside.app.main import MainWindow
 from stateside.engine.clock import next_step
 from stateside.engine.match import Match
 
@@ -96,12 +94,8 @@ def move_pointer(widget, at: QPoint) -> None:
 
 
 @pytest.fixture
-def window(qtbot):
-    w = MainWindow(persist=True)
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
+def window(open_window):
+    w = open_window(persist=True, mode=None)
     yield w
     w.close()
 
