@@ -220,7 +220,7 @@ class HistoryDialog(QDialog):
     def replay(self) -> None:
         from PySide6.QtWidgets import QMessageBox
 
-        from stateside.engine.saves import read_save
+        from stateside.app.replay import replay_of
 
         entry = self.history.find(self.selected_id() or "")
         if entry is None:
@@ -228,13 +228,7 @@ class HistoryDialog(QDialog):
         path = self.history.save_path(entry)
         window = self.window_
         try:
-            game_id, body = read_save(path)
-            if game_id not in window.mode_ids():
-                raise StatesideError(f"{path}: a save of {game_id!r}, which is not installed")
-            target = window.open_mode(game_id)
-            if not hasattr(target, "start_replay"):
-                raise StatesideError(f"{target.title} has no replays")
-            match = target.match_from_save(body, str(path))
+            target, match = replay_of(window, path)
         except StatesideError as e:
             kept = self.history.set_aside(entry["id"])
             where = f" The file is kept as {kept}." if kept else ""

@@ -135,13 +135,27 @@ class ReplayBar(QFrame):
         self.closed.emit()
 
 
+def replay_of(window, path) -> tuple:
+    """The mode a saved game is replayed in (opened in the window) and its match, from the
+    save at `path`; StatesideError saying what is wrong with it."""
+    from stateside.engine.saves import read_save
+    from stateside.errors import StatesideError
+
+    game_id, body = read_save(path)
+    if game_id not in window.mode_ids():
+        raise StatesideError(f"{path}: a save of {game_id!r}, which is not installed")
+    target = window.open_mode(game_id)
+    if not hasattr(target, "start_replay"):
+        raise StatesideError(f"{target.title} has no replays")
+    return target, target.match_from_save(body, str(path))
+
+
 def start_replay(window) -> None:
     """Game > Replay…: the current game if it is over, otherwise a saved game chosen in a
     file dialog; opened in its game's mode."""
     from PySide6.QtWidgets import QFileDialog, QMessageBox
 
     from stateside.board.plain import literal
-    from stateside.engine.saves import read_save
     from stateside.errors import StatesideError
 
     mode = window.current
@@ -156,13 +170,8 @@ def start_replay(window) -> None:
     if not path:
         return
     try:
-        game_id, body = read_save(path)
-        if game_id not in window.mode_ids():
-            raise StatesideError(f"a save of {game_id!r}, which is not installed")
-        target = window.open_mode(game_id)
-        if not hasattr(target, "start_replay"):
-            raise StatesideError(f"{target.title} has no replays")
-        target.start_replay(target.match_from_save(body, path))
+        target, match = replay_of(window, path)
+        target.start_replay(match)
     except StatesideError as e:
         text = str(e) if str(path) in str(e) else f"{path}: {e}"
         QMessageBox.warning(window, "Cannot replay this file", literal(text))
