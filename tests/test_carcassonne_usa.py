@@ -307,17 +307,21 @@ def test_a_follower_index_beyond_the_first_tile_is_refused():
 
 
 # --------------------------------------------------------------------------- the end
+def random_action(g, rng):
+    """A chance outcome by its weight, or a random legal action of the player to move."""
+    if g.current_player() == CHANCE:
+        outs = g.chance_outcomes()
+        return rng.choices([o for o, _ in outs], [w for _, w in outs])[0]
+    return rng.choice(g.legal_actions(g.current))
+
+
 def play_random(variant, seed, stop=None):
     """A random game to its end: the game; with `stop(g, action)`, (the game, the action
     it stopped before), or (the finished game, None)."""
     rng = random.Random(seed)
     g = new(variant)
     while not g.is_terminal():
-        if g.current_player() == CHANCE:
-            outs = g.chance_outcomes()
-            a = rng.choices([o for o, _ in outs], [w for _, w in outs])[0]
-        else:
-            a = rng.choice(g.legal_actions(g.current))
+        a = random_action(g, rng)
         if stop is not None and stop(g, a):
             return g, a
         g.apply_action(a)
@@ -336,12 +340,7 @@ def test_a_game_ends_with_covert_tiles_still_face_down():
         g.stack -= 1
     assert g.stack == 6
     while not g.is_terminal():
-        if g.current_player() == CHANCE:
-            outs = g.chance_outcomes()
-            a = rng.choices([o for o, _ in outs], [w for _, w in outs])[0]
-        else:
-            a = rng.choice(g.legal_actions(g.current))
-        g.apply_action(a)
+        g.apply_action(random_action(g, rng))
     assert g.is_terminal() and g.stack == 0 and g.covert
     g.check_invariants()
     assert sum(e.points for e in g.events if 0 in e.seats) == g.points[0]
