@@ -779,8 +779,9 @@ class CarcassonneMode(TurnBasedMode):
         names = g.names
         before = set(self.table.tiles)
         self.table.sync_tiles(g.placed)
-        if len(self.table.tiles) == len(before) + 1 and before <= set(self.table.tiles):
-            # one tile just placed: it comes down into its square (not a loaded game's tiles)
+        if before and len(self.table.tiles) == len(before) + 1 and before <= set(self.table.tiles):
+            # one tile just placed: it comes down into its square (not a loaded game's tiles,
+            # nor a new game's start tile)
             new = (set(self.table.tiles) - before).pop()
             self.tile_motion.arrive(self.table.tiles[new], drop=self.table.square * 0.6)
         if self._fit:
