@@ -233,3 +233,25 @@ def test_trucks_and_destinations_stand_out_and_a_trucks_load_is_on_the_map(show_
     # the icons tell products apart: no first letter begins more than five of them
     firsts = Counter(p.icon[0] for p in parts.catalogue().values())
     assert max(firsts.values()) <= 5, firsts.most_common(3)
+
+
+@pytest.mark.parametrize("variant", ["buy-and-sell", "junior", "trivia"])
+def test_game_of_the_states_speaks_to_the_player_called_you_in_the_second_person(variant):
+    """Every line of seeded games, read with seat 0 called You: "You pay Bo", never "You
+    pays Bo"; "Bo asks you", not "Bo asks You"."""
+    import re
+
+    from stateside.games.game_of_the_states.rules import GameOfTheStates
+
+    level = "ai:easy" if variant == "junior" else "ai:medium"   # Junior has no levels
+    lines: list[str] = []
+    for seed in range(4):
+        match = Match(GameOfTheStates, [level, level], seed, {"players": ["You", "Bo"], "variant": variant})
+        while not match.is_over():
+            match.step()
+        lines += [e.text for e in match.log] + [getattr(ev, "text", str(ev)) for e in match.log for ev in e.events]
+    you_lines = [t for t in lines if re.search(r"\b[Yy]ou\b", t)]
+    assert len(you_lines) > 50   # the player called You does plenty in four games
+    wrong = [t for t in you_lines if re.search(r"\bYou (?!pass\b)\w+s\b|\byou (has|is)\b|[^.:!] You\b", t)]
+    assert not wrong, wrong[:5]
+    assert any(re.match(r"You (pay|ask|drive) ", t) for t in lines)

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import copy
 
-from stateside.data.words import possessive, verb
+from stateside.data.words import acts, as_object, possessive, their, verb
 from stateside.engine.protocol import CHANCE, TERMINAL, Event, InvariantError
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.common import (
@@ -220,7 +220,7 @@ class BuySell:
             pid = parse(action, "product")
             rec = self.disks[self.disk]
             rec["product"] = pid
-            ev.append(Event(f"{self.names[rec['owner']]} sells {parts.product_name(pid)} from "
+            ev.append(Event(f"{acts(self.names[rec['owner']], 'sells')} {parts.product_name(pid)} from "
                             f"{parts.state_name(rec['state'])}.", "product", (rec["owner"],)))
             self._ask_spin(PRICE, self.turn)
         elif self.phase == DECIDE:
@@ -232,7 +232,7 @@ class BuySell:
         seat, j = divmod(self.setup_step, DISKS_PER_PLAYER + 1)
         if j < DISKS_PER_PLAYER:
             self.disks[f"{seat}.{j}"]["state"] = code
-            ev.append(Event(f"{self.names[seat]} puts a disk in {parts.state_name(code)}.", "setup", (seat,)))
+            ev.append(Event(f"{acts(self.names[seat], 'puts')} a disk in {parts.state_name(code)}.", "setup", (seat,)))
         else:
             self.truck[seat] = code
             ev.append(Event(f"{possessive(self.names[seat], start=True)} truck starts in {parts.state_name(code)}.",
@@ -304,7 +304,8 @@ class BuySell:
             self.winners = [s for s in range(self.n) if self.money[s] == top]
             ev.append(Event("Every disk is on the platform: "
                             + " and ".join(self.names[s] for s in self.winners)
-                            + (" wins" if len(self.winners) == 1 else " share the win")
+                            + (" " + verb(self.names[self.winners[0]], "wins", "win") if len(self.winners) == 1
+                               else " share the win")
                             + f" with ${top:,}.", "over", tuple(self.winners)))
             return
         self._start_turn((self.turn + 1) % self.n, ev)
@@ -341,7 +342,7 @@ class BuySell:
         start = self.truck[seat]
         self.last_move = {"seat": seat, "from": start, "to": code, "route": parts.route(start, code)}
         if code != start:
-            ev.append(Event(f"{self.names[seat]} drives to {parts.state_name(code)}.", "move", (seat,)))
+            ev.append(Event(f"{acts(self.names[seat], 'drives')} to {parts.state_name(code)}.", "move", (seat,)))
         self._arrive(code, ev)
 
     def _arrive(self, code: str, ev) -> None:
@@ -376,11 +377,12 @@ class BuySell:
         if kind == "buy":
             self.disk = self.for_sale(code)
             products = parts.products(code)
-            ev.append(Event(f"{self.names[seat]} buys from {self.names[other]} in {parts.state_name(code)}.",
-                            "buy", (seat, other)))
+            ev.append(Event(f"{acts(self.names[seat], 'buys')} from {as_object(self.names[other])} in "
+                            f"{parts.state_name(code)}.", "buy", (seat, other)))
             if len(products) == 1:
                 self.disks[self.disk]["product"] = products[0]
-                ev.append(Event(f"{self.names[other]} sells {parts.product_name(products[0])}.", "product", (other,)))
+                ev.append(Event(f"{acts(self.names[other], 'sells')} {parts.product_name(products[0])}.", "product",
+                                (other,)))
                 self._ask_spin(PRICE, seat)
             else:
                 self.phase = PRODUCT
@@ -397,9 +399,11 @@ class BuySell:
         self.dest[seat], self.dest[other] = self.dest[other], None
         self.buyback[other] = False
         self.buyback[seat] = rec["owner"] == seat
-        what = "buys back their own disk" if self.buyback[seat] else "takes over the jammed disk"
-        ev.append(Event(f"{self.names[seat]} {what} in {parts.state_name(code)}, pays {self.names[other]} "
-                        f"${paid:,} and takes the card of {parts.state_name(self.dest[seat])}.",
+        name = self.names[seat]
+        what = f"buys back {their(name)} own disk" if self.buyback[seat] else "takes over the jammed disk"
+        ev.append(Event(f"{acts(name, what)} in {parts.state_name(code)}, {verb(name, 'pays', 'pay')} "
+                        f"{as_object(self.names[other])} ${paid:,} and {verb(name, 'takes', 'take')} the card of "
+                        f"{parts.state_name(self.dest[seat])}.",
                         "takeover", (seat, other)))
         self._end_turn(ev)
 
@@ -420,10 +424,10 @@ class BuySell:
     def _decide(self, action: str, ev) -> None:
         name = self.names[self.decider]
         if action == "accept":
-            ev.append(Event(f"{name} accepts ${self.price:,}.", "accept", (self.decider,)))
+            ev.append(Event(f"{acts(name, 'accepts')} ${self.price:,}.", "accept", (self.decider,)))
             self._settle(self.price, ev)
             return
-        ev.append(Event(f"{name} asks for a better price: one more spin, which must be taken.", "respin",
+        ev.append(Event(f"{acts(name, 'asks')} for a better price: one more spin, which must be taken.", "respin",
                         (self.decider,)))
         self._ask_spin(PRICE2 if self.spin_for == PRICE else SALE2, self.spinner)
 
@@ -436,9 +440,11 @@ class BuySell:
             short = ""
             if paid < price:
                 rec["cap"] = paid
-                short = f" (all {self.names[seat]} has: the disk will sell back for ${paid:,} at most)"
-            ev.append(Event(f"{self.names[seat]} pays {self.names[owner]} ${paid:,}{short} "
-                            f"({parts.bills_text(paid)}) and loads the disk.", "pay", (seat, owner)))
+                short = (f" (all {acts(as_object(self.names[seat]), 'has')}: the disk will sell back for "
+                         f"${paid:,} at most)")
+            ev.append(Event(f"{acts(self.names[seat], 'pays')} {as_object(self.names[owner])} ${paid:,}{short} "
+                            f"({parts.bills_text(paid)}) and {verb(self.names[seat], 'loads', 'load')} the disk.",
+                            "pay", (seat, owner)))
             rec["state"] = None
             rec["carrier"] = seat
             self.load[seat] = self.disk
@@ -447,11 +453,11 @@ class BuySell:
             return
         capped = ""
         if rec["cap"] is not None and price > rec["cap"]:
-            capped = f" (capped at the ${rec['cap']:,} {self.names[seat]} paid)"
+            capped = f" (capped at the ${rec['cap']:,} {as_object(self.names[seat])} paid)"
             price = rec["cap"]
         paid = self._pay(owner, seat, price)
-        short = capped if paid == price else f" (all {self.names[owner]} has)"
-        ev.append(Event(f"{self.names[owner]} pays {self.names[seat]} ${paid:,}{short} "
+        short = capped if paid == price else f" (all {acts(as_object(self.names[owner]), 'has')})"
+        ev.append(Event(f"{acts(self.names[owner], 'pays')} {as_object(self.names[seat])} ${paid:,}{short} "
                         f"({parts.bills_text(paid)}).", "pay", (owner, seat)))
         self._to_platform(ev)
 
@@ -470,11 +476,11 @@ class BuySell:
         self.deck.take(code)
         if self._bad_destination(code):
             self.deck.to_bottom(code)
-            ev.append(Event(f"{self.names[seat]} draws {parts.state_name(code)}, which cannot be the "
+            ev.append(Event(f"{acts(self.names[seat], 'draws')} {parts.state_name(code)}, which cannot be the "
                             f"destination (Special Rule #3): it goes to the bottom; draw again.", "redraw", (seat,)))
             return
         self.dest[seat] = code
-        ev.append(Event(f"{self.names[seat]} draws {parts.state_name(code)}: deliver there.", "card", (seat,)))
+        ev.append(Event(f"{acts(self.names[seat], 'draws')} {parts.state_name(code)}: deliver there.", "card", (seat,)))
         self._end_turn(ev)
 
     def _deliver(self, ev) -> None:
@@ -483,13 +489,15 @@ class BuySell:
         rec = self.disks[self.disk]
         if self.buyback[seat]:
             paid = self._pay(None, seat, BUYBACK_BONUS)
-            ev.append(Event(f"{self.names[seat]} delivers their own disk to {parts.state_name(self.dest[seat])}: "
+            ev.append(Event(f"{acts(self.names[seat], 'delivers')} {their(self.names[seat])} own disk to "
+                            f"{parts.state_name(self.dest[seat])}: "
                             f"no spin; the bank pays ${paid:,}.", "deliver", (seat,)))
             self._to_platform(ev)
             return
         owner = rec["owner"]
-        ev.append(Event(f"{self.names[seat]} delivers to {parts.state_name(self.dest[seat])} and sells the disk "
-                        f"back to {self.names[owner]}, who spins.", "deliver", (seat, owner)))
+        ev.append(Event(f"{acts(self.names[seat], 'delivers')} to {parts.state_name(self.dest[seat])} and "
+                        f"{verb(self.names[seat], 'sells', 'sell')} the disk back to {as_object(self.names[owner])}, "
+                        f"who {verb(self.names[owner], 'spins', 'spin')}.", "deliver", (seat, owner)))
         self._ask_spin(SALE, owner)
 
     def _to_platform(self, ev) -> None:

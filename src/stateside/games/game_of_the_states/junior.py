@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 
-from stateside.data.words import possessive
+from stateside.data.words import acts, possessive, verb
 from stateside.engine.protocol import CHANCE, TERMINAL, Event, InvariantError
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.common import (
@@ -123,7 +123,8 @@ class Junior:
             self.deck.take(code)
             self.dest[seat] = code
             self.pile[seat] -= 1
-            ev.append(Event(f"{name} turns over {parts.state_name(code)}: the next destination.", "card", (seat,)))
+            ev.append(Event(f"{acts(name, 'turns')} over {parts.state_name(code)}: the next destination.", "card",
+                            (seat,)))
             if self._after_reveal:
                 self._after_reveal = False
                 self._end_turn(ev)
@@ -133,23 +134,25 @@ class Junior:
             sector = sector_of(action)
             self.last_spin = {"sector": sector.index, "by": seat, "for": "move"}
             if sector.jam:
-                ev.append(Event(f"{name} spins Traffic Jam: no move this turn.", "jam", (seat,)))
+                ev.append(Event(f"{acts(name, 'spins')} Traffic Jam: no move this turn.", "jam", (seat,)))
                 self._end_turn(ev)
             elif sector.move == 0:
-                ev.append(Event(f"{name} spins 0: no move this turn.", "spin", (seat,)))
+                ev.append(Event(f"{acts(name, 'spins')} 0: no move this turn.", "spin", (seat,)))
                 self._end_turn(ev)
             else:
                 self.k = sector.move
-                ev.append(Event(f"{name} spins {sector.move}.", "spin", (seat,)))
+                ev.append(Event(f"{acts(name, 'spins')} {sector.move}.", "spin", (seat,)))
                 self.phase = MOVE
         elif self.phase == MOVE:
             code = parse(action, "move")
             self.last_move = {"seat": seat, "from": self.truck[seat], "to": code,
                               "route": parts.route(self.truck[seat], code)}
             self.truck[seat] = code
-            ev.append(Event(f"{name} drives to {parts.state_name(code)}.", "move", (seat,)))
+            ev.append(Event(f"{acts(name, 'drives')} to {parts.state_name(code)}.", "move", (seat,)))
             if code == self.dest[seat]:
-                ev.append(Event(f"{name} reaches {parts.state_name(code)} and spins a sale.", "arrive", (seat,)))
+                ev.append(Event(f"{acts(name, 'reaches')} {parts.state_name(code)} and "
+                                f"{verb(name, 'spins', 'spin')} a sale.",
+                                "arrive", (seat,)))
                 self.phase = SALE
             else:
                 self._end_turn(ev)
@@ -161,15 +164,17 @@ class Junior:
                 if self.first_home is None:
                     self.first_home = seat
                     got = self._from_bank(seat, HOME_BONUS)
-                    ev.append(Event(f"{name} is home first: a ${got:,} bonus.", "bonus", (seat,)))
+                    ev.append(Event(f"{acts(name, 'is')} home first: a ${got:,} bonus.", "bonus", (seat,)))
                 got = self._from_bank(seat, sector.price)
-                ev.append(Event(f"{name} sells at home for ${got:,} ({parts.bills_text(got)}).", "sale", (seat,)))
+                ev.append(Event(f"{acts(name, 'sells')} at home for ${got:,} ({parts.bills_text(got)}).", "sale",
+                                (seat,)))
                 self.finished[seat] = True
                 self.dest[seat] = None
                 self._end_turn(ev)
                 return ev
             got = self._from_bank(seat, sector.price)
-            ev.append(Event(f"{name} sells in {parts.state_name(code)} for ${got:,} ({parts.bills_text(got)}).",
+            ev.append(Event(f"{acts(name, 'sells')} in {parts.state_name(code)} for ${got:,} "
+                            f"({parts.bills_text(got)}).",
                             "sale", (seat,)))
             self.deck.discard.append(code)
             self.visited[seat].append(code)
@@ -179,7 +184,8 @@ class Junior:
                 self.phase = REVEAL
             else:
                 self.dest[seat] = self.home[seat]
-                ev.append(Event(f"{name} turns over the home card: back to {parts.state_name(self.home[seat])}.",
+                ev.append(Event(f"{acts(name, 'turns')} over the home card: back to "
+                                f"{parts.state_name(self.home[seat])}.",
                                 "home", (seat,)))
                 self._end_turn(ev)
         return ev
@@ -206,7 +212,8 @@ class Junior:
             top = max(self.money)
             self.winners = [s for s in range(self.n) if self.money[s] == top]
             ev.append(Event("Everyone is home: " + " and ".join(self.names[s] for s in self.winners)
-                            + (" wins" if len(self.winners) == 1 else " share the win")
+                            + (" " + verb(self.names[self.winners[0]], "wins", "win") if len(self.winners) == 1
+                               else " share the win")
                             + f" with ${top:,}.", "over", tuple(self.winners)))
             return
         nxt = (self.turn + 1) % self.n

@@ -40,7 +40,7 @@ from stateside.app.setup_screen import SeatChoice, SetupScreen
 from stateside.app.turns import ScoreTable, TurnBasedMode
 from stateside.board.plain import button_text, literal, plain_label
 from stateside.board.view import CALLOUT_STATES, TAB_H
-from stateside.data.words import possessive
+from stateside.data.words import possessive, verb
 from stateside.engine.match import CHANCE, HUMAN, LogEntry, Match
 from stateside.engine.tutorial import CHANCE_STEP
 from stateside.games.game_of_the_states import parts
@@ -772,7 +772,7 @@ class GameOfTheStatesMode(TurnBasedMode):
         g = self.game
         winners = sorted(self.winners()) or [s for s in range(g.num_players) if g.returns()[s] > 0]
         head = " and ".join(html.escape(g.names[s]) for s in winners) + (
-            " wins!" if len(winners) == 1 else " share the win!")
+            f" {verb(g.names[winners[0]], 'wins', 'win')}!" if len(winners) == 1 else " share the win!")
         self.prompt.setText(f"<b style='font-size:15px'>{head}</b><br>New game\u2026 plays again; "
                             f"Game > Replay\u2026 steps through this one.")
         columns, rows = self.final_table()

@@ -34,6 +34,7 @@ import copy
 import zlib
 from functools import cache
 
+from stateside.data.words import acts, as_object, verb
 from stateside.engine.protocol import CHANCE, TERMINAL, Event, InvariantError, sees
 from stateside.games.game_of_the_states import parts
 from stateside.games.game_of_the_states.common import Deck, chance_candidates, parse
@@ -261,36 +262,37 @@ class Trivia:
             self.fact = None
             self.tried = []
             self.phase = ASK
-            ev.append(Event(f"{self.names[self.asker]} draws the card of {parts.state_name(code)}.", "card",
+            ev.append(Event(f"{acts(self.names[self.asker], 'draws')} the card of {parts.state_name(code)}.", "card",
                             (self.asker,), audience))
         elif self.phase == ASK:
             self.fact = parse(action, "ask")
             self.answerer = (self.asker + 1) % self.n
             self.phase = ANSWER
-            ev.append(Event(f"{self.names[self.asker]} asks {self.names[self.answerer]}: "
+            ev.append(Event(f"{acts(self.names[self.asker], 'asks')} {as_object(self.names[self.answerer])}: "
                             + QUESTIONS[self.fact].format(s=parts.state_name(self.card)), "ask", (self.asker,)))
         elif self.phase == ANSWER:
             value = parse(action, "say")
             seat = self.answerer
             self.tried.append((seat, value))
-            said = "does not know" if value == UNKNOWN else f"says {self.say_text(value)}"
+            said = acts(self.names[seat], "does not know" if value == UNKNOWN else f"says {self.say_text(value)}")
             if is_right(self.card, self.fact, value):
                 note = ""
                 if self.fact == "settled" and value != truth(self.card, "settled"):
                     other = next(o for o in parts.other_settled_years()[self.card] if str(o.year) == value)
                     note = f" ({value}: {other.what}; the card says {truth(self.card, 'settled')})"
-                ev.append(Event(f"{self.names[seat]} {said}: right!{note} {self.names[seat]} wins the card.",
+                ev.append(Event(f"{said}: right!{note} {acts(self.names[seat], 'wins')} the card.",
                                 "right", (seat,)))
                 self._card_won(seat, ev)
             else:
                 nxt = (seat + 1) % self.n
                 if nxt == self.asker:
-                    ev.append(Event(f"{self.names[seat]} {said}: wrong. Nobody knew: the answer is "
-                                    f"{shown(self.card, self.fact)}; {self.names[self.asker]} keeps the card.",
+                    ev.append(Event(f"{said}: wrong. Nobody knew: the answer is "
+                                    f"{shown(self.card, self.fact)}; "
+                                    f"{acts(as_object(self.names[self.asker]), 'keeps')} the card.",
                                     "kept", (self.asker,)))
                     self._card_won(self.asker, ev)
                 else:
-                    ev.append(Event(f"{self.names[seat]} {said}: wrong. {self.names[nxt]}, your answer?", "wrong",
+                    ev.append(Event(f"{said}: wrong. {self.names[nxt]}, your answer?", "wrong",
                                     (seat,)))
                     self.answerer = nxt
         return ev
@@ -316,7 +318,8 @@ class Trivia:
             top = max(len(w) for w in self.won)
             self.winners = [s for s in range(self.n) if len(self.won[s]) == top]
             ev.append(Event("All 50 cards are played: " + " and ".join(self.names[s] for s in self.winners)
-                            + (" wins" if len(self.winners) == 1 else " share the win")
+                            + (" " + verb(self.names[self.winners[0]], "wins", "win") if len(self.winners) == 1
+                               else " share the win")
                             + f" with {top} cards.", "over", tuple(self.winners)))
             return
         self.asker = (self.asker + 1) % self.n
@@ -326,7 +329,7 @@ class Trivia:
         if self.phase == DRAW:
             return f"{self.names[self.asker]} drew the card of {parts.state_name(parse(action, 'card'))}"
         if self.phase == ASK:
-            return (f"{self.names[self.asker]} asked {self.names[(self.asker + 1) % self.n]} the "
+            return (f"{self.names[self.asker]} asked {as_object(self.names[(self.asker + 1) % self.n])} the "
                     f"{FACT_NAMES[parse(action, 'ask')]} of {parts.state_name(self.card)}")
         value = parse(action, "say")
         if value == UNKNOWN:
@@ -349,7 +352,7 @@ class Trivia:
             return f"{self.names[self.asker]} drew a card from the deck"
         if self.phase == ASK and viewer != self.asker:
             # not knowing the card yet, they read the same words for any card (the event names it)
-            return (f"{self.names[self.asker]} asked {self.names[(self.asker + 1) % self.n]} the "
+            return (f"{self.names[self.asker]} asked {as_object(self.names[(self.asker + 1) % self.n])} the "
                     f"{FACT_NAMES[parse(action, 'ask')]} of the state on the card")
         return self.describe(action)
 
