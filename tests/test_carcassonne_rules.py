@@ -91,8 +91,10 @@ def test_a_tile_that_fits_nowhere_is_set_aside_and_another_drawn():
     g.deck = {by_id["B-U"].index: 1, by_id["B-C"].index: 1}
     put(g, "B-U", 1, 0, rot=1)
     assert g.current_player() == CHANCE
-    g.apply_action(draw("B-C"))                                 # B-C is drawn first
+    events = g.apply_action(draw("B-C"))                        # B-C is drawn first
     assert g.set_aside == [by_id["B-C"].index] and g.current_player() == CHANCE
+    # in a player's words, not the tile's catalogue id
+    assert [e.text for e in events if e.kind == "set-aside"] == ["A city tile with a pennant fits nowhere: it is set aside"]
     g.apply_action(draw("B-U"))
     assert g.drawn == by_id["B-U"].index
     assert g.legal_placements() == [(2, 0, 1), (2, 0, 3)]

@@ -756,7 +756,7 @@ class Game(State):
         self.drawn = None
         if not self.deck:
             self._final_scoring()
-        return Event(f"tile {self.tiles[t].id} fits nowhere and is set aside", "set-aside")
+        return Event(f"{tile_words(self.tiles[t]).capitalize()} fits nowhere: it is set aside", "set-aside")
 
     def _turn_up(self, action: TurnUp) -> Event | None:
         if self.finished or self.drawn is None or self.turned_up is not None:

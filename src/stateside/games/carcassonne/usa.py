@@ -269,7 +269,7 @@ class MapGame(Game):
         self.set_aside.append(t.index)
         if not self.stack:
             self._final_scoring()
-        return Event(f"tile {t.id} fits nowhere and is set aside", "set-aside")
+        return Event(f"{tile_words(t).capitalize()} fits nowhere: it is set aside", "set-aside")
 
     def _take(self, t: int) -> None:
         c = self.deck[t]
