@@ -156,6 +156,23 @@ def test_towns_are_apart_and_spread_over_the_whole_map(maps, variant):
     assert max(min(apart(s, t) for t in towns) for s in m.squares) <= 2
 
 
+def test_a_town_name_two_places_share_names_its_state_on_the_board_with_both(maps):
+    """Portland, Oregon is on the West map and Portland, Maine on the East: each map alone
+    says "Portland"; the board with both says which, in its labels and its log's places."""
+    from stateside.games.carcassonne.words import map_place
+
+    def labels(variant):
+        m = maps[variant]
+        return sorted(m.label(t) for t in m.towns.values() if t.name == "Portland")
+    assert labels("usa-west") == ["Portland"] and labels("usa-east") == ["Portland"]
+    assert labels("usa") == ["Portland, ME", "Portland, OR"]
+    both = maps["usa"]
+    oregon = next(p for p, t in both.towns.items() if t.name == "Portland" and t.state == "OR")
+    assert map_place(both, oregon) == "on Portland, OR"
+    names = [both.label(t) for t in both.towns.values()]
+    assert len(names) == len(set(names))   # no other name stands for two places
+
+
 @pytest.mark.parametrize("variant", ["usa-west", "usa-east", "usa"])
 def test_start_squares_leave_room_to_finish_the_start_tile(maps, variant):
     """The start tile (a city to the north, a road east-west) needs playable squares there:

@@ -56,7 +56,7 @@ def label_rects(board: MapBoard, font: QFont | None = None) -> dict:
             yield QRectF(x, y, w, h)
 
     towns = sorted(board.towns.items(), key=lambda kv: (kv[0][1], kv[0][0]))
-    options = [list(places(pos, t.name)) for pos, t in towns]
+    options = [list(places(pos, board.label(t))) for pos, t in towns]
     chosen: list[QRectF] = []
 
     def free(rect) -> bool:
@@ -257,9 +257,9 @@ class MapLayer(QGraphicsObject):
             rect = self._labels[pos]
             p.setPen(halo)
             for dx, dy in ((-0.6, 0), (0.6, 0), (0, -0.6), (0, 0.6)):
-                p.drawText(rect.translated(dx, dy), Qt.AlignCenter, town.name)
+                p.drawText(rect.translated(dx, dy), Qt.AlignCenter, m.label(town))
             p.setPen(ink)
-            p.drawText(rect, Qt.AlignCenter, town.name)
+            p.drawText(rect, Qt.AlignCenter, m.label(town))
         # The secret looks, while their owner holds the button: each twice the square's size
         # over its square (as a card held up), so that its features can be read.
         for r, tile, colour in peeked:

@@ -52,6 +52,13 @@ class MapBoard:
         s = self.square_size
         return self.origin[0] + pos[0] * s, self.origin[1] + pos[1] * s, s, s
 
+    def label(self, town: Town) -> str:
+        """A town's name as this board shows it: "Portland, OR" and "Portland, ME" on the
+        board with both maps, where the bare name would be two places."""
+        if sum(t.name == town.name for t in self.towns.values()) > 1:
+            return f"{town.name}, {town.state}"
+        return town.name
+
     def town_near(self, pos: Pos) -> Town:
         """The town nearest a square, for messages ("near Denver")."""
         return min(self.towns.values(),

@@ -322,7 +322,7 @@ class MapGame(Game):
         self.points[self.current] += chip.points
         town = self.map.towns[self.first]
         e = ScoreEvent(text="", kind="chip", seats=(self.current,), points=chip.points, turn=self.turn,
-                       bonus=chip.colour, squares=(self.first,), place=town.name)
+                       bonus=chip.colour, squares=(self.first,), place=self.map.label(town))
         self.events.append(replace(e, text=e.describe(self.conf.players)) if self.record else e)
         self.look_colour = chip.colour
         if any(self.map.outlined[p] == chip.colour for p in self.covert):

@@ -94,12 +94,13 @@ def map_place(board, pos) -> str:
     """A square of a USA map by its nearest town: "on Denver", "south of Denver",
     "two squares north-west of Reno"."""
     town = board.town_near(pos)
+    name = board.label(town)
     dx, dy = pos[0] - town.square[0], pos[1] - town.square[1]
     if (dx, dy) == (0, 0):
-        return f"on {town.name}"
+        return f"on {name}"
     if max(abs(dx), abs(dy)) == 1:        # next to the town
-        return f"{direction(dx, dy)} of {town.name}"
-    return f"{squares_away(dx, dy)} of {town.name}"
+        return f"{direction(dx, dy)} of {name}"
+    return f"{squares_away(dx, dy)} of {name}"
 
 
 def table_place(pos, start) -> str:
