@@ -60,6 +60,27 @@ def test_a_map_survives_a_switch_to_another_game_and_back_and_a_replay(qtbot, wi
     assert isinstance(mode.game, MapGame) and map_drawn(mode)
 
 
+def test_the_small_states_tabs_go_while_a_map_is_played_and_come_back_after(window):
+    """The callout tabs of the small eastern states stand for states, which nobody clicks
+    on Carcassonne's squares (and the squares' fit cut them off): hidden on a map, shown on
+    the open table and in every other game."""
+    mode, board = window.current, window.current.board
+    tabs = [board.state_tab_rect(code) for code in ("RI", "DE", "NJ")]
+    assert all(t is not None for t in tabs)
+
+    def tab_shown(code):
+        return board.state_at(board.state_tab_rect(code).center()) == code
+    mode.start_game(Setup(players=["Ann", "Bob"], variant="usa"), HUMANS, seed=3)
+    assert not any(tab_shown(c) for c in ("RI", "DE", "NJ"))
+    window.open_mode("ten-days")
+    assert all(tab_shown(c) for c in ("RI", "DE", "NJ"))
+    window.open_mode("carcassonne")
+    assert not tab_shown("RI")
+    mode.start_game(Setup(players=["Ann", "Bob"]), HUMANS, seed=3)   # the open table
+    window.open_mode("america")
+    assert tab_shown("RI")
+
+
 def grid_on_screen(mode):
     b = mode.board
     return b.mapFromScene(mode.map_item.grid_rect()).boundingRect(), b.viewport().rect()

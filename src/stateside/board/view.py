@@ -526,6 +526,14 @@ class BoardView(QGraphicsView):
         self.clear_paths()
         for name in list(self._layers):
             self.remove_layer(name)
+        self.show_callout_tabs(True)
+
+    def show_callout_tabs(self, shown: bool) -> None:
+        """The small states' tabs in the Atlantic, or none: a board that is no state map
+        (Carcassonne's squares) has nothing to click there, and a tab cut off by its fit
+        would look broken."""
+        for tab in self._tabs.values():
+            tab.setVisible(shown)
 
     # ---------------------------------------------------------------- view
     def fit(self) -> None:

@@ -1006,6 +1006,8 @@ class CarcassonneMode(TurnBasedMode):
             self.map_item = MapLayer(self.game.map)
             self.map_item.squareClicked.connect(self._map_clicked)
             self.map_item.squareHovered.connect(self._map_hovered)
+        if self.active:
+            self.board.show_callout_tabs(not on_map)   # the squares are clicked, not the states
         if on_map and self.active and self.map_item.scene() is None:
             self.board.layer(MAP_LAYER, 60).addToGroup(self.map_item)
             QTimer.singleShot(0, self, self._fit_view)     # once the board has its size
