@@ -411,6 +411,43 @@ def test_number_answers_near_an_edge_are_reviewed(deck):
     near = {t.ref for card in deck for t in card.topics
             if any(abs(t.number.answer - e) <= 0.10 * e for e in edges)}
     text = resource("decks", "america", "SOURCES.md").read_text(encoding="utf-8")
-    table = text.split("## Number answers near a space's edge", 1)[1]
+    table = text.split("## Number answers near a space's edge", 1)[1].split("\n## ", 1)[0]
     listed = set(re.findall(r"^\| (\d+[AB]) \|", table, re.MULTILINE))
     assert near == listed, (sorted(near - listed), sorted(listed - near))
+
+
+def _reviewed_table(header: str) -> dict[str, tuple]:
+    """SOURCES.md's rows of one number-review table: topic -> (title, answer, space, kind, why)."""
+    from stateside.paths import resource
+
+    text = resource("decks", "america", "SOURCES.md").read_text(encoding="utf-8")
+    table = text.split(f"## {header}", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| (\d+[AB]) \| (.+?) \| ([\d,.]+) \| (\w+) \| (.+?) \| (.+?) \|$", table, re.MULTILINE)
+    return {r[0]: r[1:] for r in rows}
+
+
+def _check_reviewed(deck, header: str, low: float, high: float) -> None:
+    """Every number answer whose distance to the nearest edge is in (low, high] of that edge
+    is in the table, with its title, answer and space and why the space is not in doubt
+    (issue 24: "the number questions checked against the other commonly quoted figures so
+    that the space is unambiguous")."""
+    from stateside.games.america.bars import load_bars
+
+    bar = load_bars()["number"]
+    edges = [e for e in bar.starts[1:] if e >= 2]
+    want = {t.ref: t for card in deck for t in card.topics
+            if low < min(abs(t.number.answer - e) / e for e in edges) <= high}
+    rows = _reviewed_table(header)
+    assert set(want) == set(rows), (sorted(set(want) - set(rows)), sorted(set(rows) - set(want)))
+    for ref, t in want.items():
+        title, answer, space, _kind, why = rows[ref]
+        assert title == t.title and float(answer.replace(",", "")) == t.number.answer, ref
+        assert space == bar.space_for(t.number.answer) and why.strip(), ref
+
+
+def test_number_answers_10_to_25_percent_from_an_edge_are_reviewed(deck):
+    _check_reviewed(deck, "Number answers 10% to 25% from a space's edge", 0.10, 0.25)
+
+
+def test_number_answers_far_from_an_edge_are_reviewed(deck):
+    _check_reviewed(deck, "Number answers far from a space's edge", 0.25, float("inf"))

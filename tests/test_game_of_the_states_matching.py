@@ -189,6 +189,10 @@ QUIZ = [
     ("NM", "settled", "1610", True),
     ("OK", "settled", "1889", True),
     ("CO", "settled", "1858", True),
+    ("OK", "settled", "1796", True),                      # Chouteau's post at Salina, the card
+    ("OK", "settled", "1907", False),                     # statehood, not settlement
+    ("WA", "settled", "1810", True),                      # Spokane House
+    ("ND", "settled", "in 1797", True),                   # Chaboillez's post at Pembina
     ("VA", "settled", "in 1607", True),
     ("VA", "settled", "1620", False),                     # Plymouth, Massachusetts
     ("MA", "settled", "1607", False),
@@ -213,6 +217,14 @@ def test_the_quizmaster_judges_typed_answers_fairly(code, fact, typed, right):
 
 def test_the_table_has_sixty_answers_right_and_wrong():
     assert len(QUIZ) >= 60
+    # issue 24: the nine answers the audit found judged wrongly are among them, each with
+    # the verdict it should have had
+    nine = {("MN", "capital", "Saint Paul, MN", True), ("AZ", "capital", "Pheonix", True),
+            ("NH", "capital", "Concorde", True), ("CA", "population", "38.54", True),
+            ("CA", "population", "about 39 million", True), ("CA", "population", "39 million people", True),
+            ("WY", "population", "half a million", True), ("CA", "entered", "September 9, 1850", True),
+            ("CA", "population", "40.54", False)}
+    assert nine <= set(QUIZ)
     assert sum(r for *_, r in QUIZ) >= 20 and sum(not r for *_, r in QUIZ) >= 20
 
 

@@ -301,6 +301,7 @@ def test_every_other_year_settled_names_its_source_and_agrees_with_the_card():
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         p = pathlib.Path(d) / "settled.yaml"
-        p.write_text("PA:\n  card: 1650\n  also:\n    - {year: 1682, what: x, source: y}\n")
+        y = "{year: %d, what: x, source: y, url: 'https://example.org/', fact: z}"
+        p.write_text(f"PA:\n  card: {y % 1650}\n  also:\n    - {y % 1682}\n")
         with pytest.raises(DataError, match="PA.*1643"):
             parts.read_settled(p, parts.states())

@@ -67,10 +67,10 @@ never taken for a typo); a population is judged on the exact figure typed, in di
 "39,538,223", "about 39 million", "half a million"); a full date is fine where the year is asked
 ("September 9, 1850"), and a rank may be written out ("thirty-first"). <b>Year settled:</b> where
 references date a state's first settlement differently (Pennsylvania: the Swedes in 1643 or William Penn's
-Philadelphia in 1682), every documented year is right, and the answer shown names them all (the list and
-its sources: <code>resources/game_of_the_states/settled.yaml</code>). With several people at one screen a "pass to"
-screen comes before the asker's card is shown, so that the others can look away. Hawaii's card has no
-year settled.</p>
+Philadelphia in 1682), every documented year is right, and the answer shown names them all with the page
+that documents each (the list: <code>resources/game_of_the_states/settled.yaml</code>). With several
+people at one screen a "pass to" screen comes before the asker's card is shown, so that the others can
+look away. Hawaii's card has no year settled.</p>
 
 <a name="junior"></a><h3>Junior</h3>
 <p>Each player's truck, loaded with one disk, starts on a home state drawn from the deck; four more cards

@@ -175,14 +175,40 @@ def states():
 
 @dataclass(frozen=True)
 class OtherYear:
+    """One documented year of a state's first settlement (the card's or another)."""
     year: int
     what: str       # what the year is ("William Penn's Philadelphia")
-    source: str     # where it is documented
+    source: str     # the page that documents it ("Wikipedia, 'Roanoke Colony'")
+    url: str        # where that page is
+    fact: str       # what the page says, in our words
 
 
-def read_settled(path: Path, facts: dict) -> dict[str, tuple[OtherYear, ...]]:
-    """settled.yaml: state code -> the other documented years of its first settlement.
-    Each entry repeats the card's year (`card`), which must be the facts file's."""
+@dataclass(frozen=True)
+class SettledYears:
+    card: OtherYear                 # the card's own year and its source
+    also: tuple[OtherYear, ...]     # the other documented years, earliest first
+
+
+_YEAR_KEYS = {"year", "what", "source", "url", "fact"}
+
+
+def _year(entry: object, label: str) -> OtherYear:
+    _keys(entry, _YEAR_KEYS, label)
+    y = entry["year"]
+    if not (type(y) is int and 1500 <= y <= 1900):
+        raise DataError(f"{label}: 'year' must be a year 1500-1900, got {y!r}")
+    url = text(entry["url"], f"{label}: 'url'")
+    if not url.startswith(("http://", "https://")):
+        raise DataError(f"{label}: 'url' must be a web address (http:// or https://), got {url!r}")
+    return OtherYear(y, text(entry["what"], f"{label}: 'what'"), text(entry["source"], f"{label}: 'source'"),
+                     url, text(entry["fact"], f"{label}: 'fact'"))
+
+
+def read_settled(path: Path, facts: dict) -> dict[str, SettledYears]:
+    """settled.yaml: state code -> its documented years of first settlement. Each entry gives
+    the card's year (`card`, which must be the facts file's) and the others (`also`), every
+    year with what it is and the page that documents it. A year after the state entered the
+    union is refused: a first settlement comes before statehood."""
     data = _read(path)
     out = {}
     for code, entry in data.items():
@@ -190,30 +216,38 @@ def read_settled(path: Path, facts: dict) -> dict[str, tuple[OtherYear, ...]]:
         if code not in facts:
             raise DataError(f"{label}: unknown state code {code!r}")
         _keys(entry, {"card", "also"}, label)
-        if entry["card"] != facts[code].settled:
-            raise DataError(f"{label}: 'card' is {entry['card']!r} but the state's card says "
+        card = _year(entry["card"], f"{label}: card")
+        if card.year != facts[code].settled:
+            raise DataError(f"{label}: 'card' year is {card.year!r} but the state's card says "
                             f"{facts[code].settled!r} (resources/data/states.yaml)")
         also = entry["also"]
         if not isinstance(also, list) or not also:
             raise DataError(f"{label}: 'also' must list one or more years")
-        years = []
+        years: list[OtherYear] = []
         for i, y in enumerate(also, 1):
             where = f"{label}: year {i}"
-            _keys(y, {"year", "what", "source"}, where)
-            if not (type(y["year"]) is int and 1500 <= y["year"] <= 1900) or y["year"] == entry["card"] \
-                    or y["year"] in [o.year for o in years]:
-                raise DataError(f"{where}: 'year' must be a year 1500-1900, not the card's nor one listed before; "
-                                f"got {y['year']!r}")
-            years.append(OtherYear(y["year"], text(y["what"], f"{where}: 'what'"),
-                                   text(y["source"], f"{where}: 'source'")))
-        out[code] = tuple(sorted(years, key=lambda o: o.year))
+            o = _year(y, where)
+            if o.year == card.year or o.year in [p.year for p in years]:
+                raise DataError(f"{where}: 'year' {o.year} is the card's or one listed before")
+            years.append(o)
+        for o in (card, *years):
+            if o.year > facts[code].admitted_year:
+                raise DataError(f"{label}: year {o.year} is after the state entered the union "
+                                f"({facts[code].admitted_year})")
+        out[code] = SettledYears(card, tuple(sorted(years, key=lambda o: o.year)))
     return out
+
+
+@cache
+def settled_years() -> dict[str, SettledYears]:
+    """The documented years of first settlement of the states that have more than one."""
+    return read_settled(resource("game_of_the_states", "settled.yaml"), states())
 
 
 @cache
 def other_settled_years() -> dict[str, tuple[OtherYear, ...]]:
     """The other documented years of first settlement, by state (most states have none)."""
-    return read_settled(resource("game_of_the_states", "settled.yaml"), states())
+    return {code: s.also for code, s in settled_years().items()}
 
 
 @cache

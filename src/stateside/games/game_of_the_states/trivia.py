@@ -17,8 +17,9 @@ an answer that matches none, so the legal actions are exact.
 
 Year settled: many states' first settlement is dated differently by different references
 (Pennsylvania 1643 or 1682, New Mexico 1610 or 1598): every documented year is right
-(resources/game_of_the_states/settled.yaml, each with its source), and the reveal names
-them. A typed population is judged on the exact figure typed (matching.answer_value).
+(resources/game_of_the_states/settled.yaml, each with the page that documents it), and the
+reveal names them with their sources. A typed population is judged on the exact figure
+typed (matching.answer_value).
 
 Hawaii's card has no year settled (there is no first European settlement in the usual
 sense: resources/data/SOURCES.md), so that fact is not asked about Hawaii.
@@ -87,6 +88,15 @@ def also_text(code: str) -> str:
     """The other documented years settled, as the reveal shows them ("" when none)."""
     others = parts.other_settled_years().get(code, ())
     return "; ".join(f"{o.year}, {o.what}" for o in others)
+
+
+def sources_text(code: str) -> str:
+    """Where each documented year settled comes from, as the reveal names it ("" when the
+    state has one commonly cited year)."""
+    years = parts.settled_years().get(code)
+    if years is None:
+        return ""
+    return "; ".join(f"{o.year}, {o.source}" for o in (years.card, *years.also))
 
 
 def shown(code: str, fact: str) -> str:
@@ -279,16 +289,19 @@ class Trivia:
                 note = ""
                 if self.fact == "settled" and value != truth(self.card, "settled"):
                     other = next(o for o in parts.other_settled_years()[self.card] if str(o.year) == value)
-                    note = f" ({value}: {other.what}; the card says {truth(self.card, 'settled')})"
+                    note = (f" ({value}: {other.what}, documented by {other.source}; "
+                            f"the card says {truth(self.card, 'settled')})")
                 ev.append(Event(f"{said}: right!{note} {acts(self.names[seat], 'wins')} the card.",
                                 "right", (seat,)))
                 self._card_won(seat, ev)
             else:
                 nxt = (seat + 1) % self.n
                 if nxt == self.asker:
+                    sources = sources_text(self.card) if self.fact == "settled" else ""
                     ev.append(Event(f"{said}: wrong. Nobody knew: the answer is "
                                     f"{shown(self.card, self.fact)}; "
-                                    f"{acts(as_object(self.names[self.asker]), 'keeps')} the card.",
+                                    f"{acts(as_object(self.names[self.asker]), 'keeps')} the card."
+                                    + (f" Sources: {sources}." if sources else ""),
                                     "kept", (self.asker,)))
                     self._card_won(self.asker, ev)
                 else:
