@@ -181,7 +181,8 @@ def bench_modes(runs: int) -> None:
             ratios[name].append(t / bare)
     print(f"opening each mode first: launch to painted (--screenshot: to exit), ms min/median, and the "
           f"median of {runs} ratios to the bare label run just before")
-    print(f"  {'bare label':24s} {min(times['bare label']) * 1000:5.0f} {statistics.median(times['bare label']) * 1000:5.0f}")
+    bare = times["bare label"]
+    print(f"  {'bare label':24s} {min(bare) * 1000:5.0f} {statistics.median(bare) * 1000:5.0f}")
     for name in runs_of:
         print(f"  {name:24s} {min(times[name]) * 1000:5.0f} {statistics.median(times[name]) * 1000:5.0f}"
               f"  ratio {statistics.median(ratios[name]):.2f} (min {min(ratios[name]):.2f})")

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 from PySide6.QtCore import QEvent, QObject
 
-from stateside.app.main import MainWindow
+from stateside.app.main import DEFAULT_MARGINS, EXPLORER, MainWindow
 from stateside.games import game_by_id
 
 
@@ -76,6 +76,14 @@ def test_asking_for_the_mode_before_the_paint_builds_it_at_once(qtbot, tmp_path,
     window.close()
 
 
+def test_the_map_explorer_is_built_at_once(qtbot):
+    """It is built in a few milliseconds and fills its own panel after the first paint."""
+    window = MainWindow(persist=False)
+    qtbot.addWidget(window)
+    window.open_mode_painting_first(EXPLORER.id)
+    assert window._opening is None and EXPLORER.id in window.modes
+
+
 def test_the_next_start_shows_the_map_where_the_mode_had_it(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("STATESIDE_CONFIG_DIR", str(tmp_path))
     first = MainWindow(persist=True)
@@ -102,8 +110,10 @@ def test_a_remembered_layout_is_used_only_if_it_is_four_numbers_in_range(qtbot, 
     monkeypatch.setenv("STATESIDE_CONFIG_DIR", str(tmp_path))
     window = MainWindow(persist=True)
     qtbot.addWidget(window)
-    for value, margins in (("0,0,340,142", (0, 0, 340, 142)), ("1,2,3", (0, 0, 0, 0)), ("a,b,c,d", (0, 0, 0, 0)),
-                           ("0,0,-5,0", (0, 0, 0, 0)), ("0,0,99999,0", (0, 0, 0, 0))):
+    assert window._remembered_margins("america") == DEFAULT_MARGINS   # never laid out here
+    for value, margins in (("0,0,340,142", (0, 0, 340, 142)), ("1,2,3", DEFAULT_MARGINS),
+                           ("a,b,c,d", DEFAULT_MARGINS), ("0,0,-5,0", DEFAULT_MARGINS),
+                           ("0,0,99999,0", DEFAULT_MARGINS)):
         window.settings.setValue("layout/america", value)
         assert window._remembered_margins("america") == margins, value
     window.close()

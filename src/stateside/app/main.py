@@ -28,6 +28,8 @@ DEFAULT_SIZE = (1280, 800)
 MINIMUM_SIZE = (1024, 700)   # every mode readable at this size (issue 11, item 5)
 # zlib level 1 rather than 6: about 20 ms less for a 1280x800 window, and 10% more bytes
 SCREENSHOT_PNG_QUALITY = 80
+# Where a mode's main view sits (left, top, right, bottom margins) before it has been laid out once
+DEFAULT_MARGINS = (0, 0, 320, 0)
 PANEL_COLOUR = "#f7f5ef"   # the side panels' background (the stack's style sheet), also while a mode is built
 EXPLORER = GameInfo(
     id="explorer", title="Map explorer", summary="Click a state for its facts and neighbours.",
@@ -162,7 +164,7 @@ class MainWindow(QMainWindow):
             self.chooser_actions[game.id] = act
         # Style sheets are set on the widgets they style, not the window: a window-wide
         # sheet makes Qt restyle every widget it creates, which start-up pays for.
-        self.chooser.setStyleSheet(
+        chooser_style = (
             "QToolBar#gameChooser { background: #1d3557; border: none; spacing: 2px; padding: 3px; }"
             "QToolBar#gameChooser QToolButton { color: #f1faee; padding: 6px 12px; font-size: 13px;"
             " border-radius: 4px; }"
@@ -183,7 +185,8 @@ class MainWindow(QMainWindow):
         self.chooser.addAction(self.act_learn_offer)
         # An offer, not a game: in the tutorial's orange, outlined.
         self.chooser.widgetForAction(self.act_learn_offer).setObjectName("learnOffer")
-        self.chooser.setStyleSheet(self.chooser.styleSheet() + (
+        # (one style sheet, set once: each setStyleSheet restyles the bar and its buttons)
+        self.chooser.setStyleSheet(chooser_style + (
             "QToolBar#gameChooser QToolButton#learnOffer { color: #ffb36b; border: 1px solid #ff7b00; }"
             "QToolBar#gameChooser QToolButton#learnOffer:hover { background: #3a2a1a; }"))
         self.tutorial_run = None   # the tutorial running (stateside.app.tutorial.TutorialRun), if any
@@ -454,8 +457,11 @@ class MainWindow(QMainWindow):
         ends with exit code 2 (as before it would have shown no window), where the last
         game used falls back to the Map explorer."""
         info = next((g for g in self.games if g.id == mode_id), None)
-        if info is None or mode_id in self.modes or self._current is not None or self._pending is not None:
-            self.open_mode(mode_id)   # nothing to gain: the usual way (and its errors)
+        # Nothing to gain for the Map explorer (built in about 3 ms; it fills its panel after
+        # the first paint itself), a mode built already, or a window showing one.
+        if (info is None or mode_id == EXPLORER.id or mode_id in self.modes or self._current is not None
+                or self._pending is not None):
+            self.open_mode(mode_id)   # the usual way (and its errors)
             return
         self._pending = (mode_id, asked)
         self._opening = _Opening(self.board, self._remembered_margins(mode_id), info.table_colour)
@@ -490,14 +496,15 @@ class MainWindow(QMainWindow):
     def _remembered_margins(self, mode_id: str) -> tuple[int, int, int, int]:
         """Where the mode had its main view the last time (left, top, right, bottom margins
         within the mode), so that the map shown before the panels does not move when they
-        come; no margins the first time or if the setting is not four numbers in range."""
+        come. The first time, or if the setting is not four numbers in range, a side panel's
+        width on the right (as most modes have)."""
         value = self.settings.value(f"layout/{mode_id}") if self.settings is not None else None
         try:
             margins = tuple(int(v) for v in str(value).split(","))
         except ValueError:
-            return (0, 0, 0, 0)
+            return DEFAULT_MARGINS
         if len(margins) != 4 or not all(0 <= m <= 4000 for m in margins):
-            return (0, 0, 0, 0)
+            return DEFAULT_MARGINS
         return margins   # type: ignore[return-value]
 
     def _remember_layout(self, mode: GameMode | None) -> None:
