@@ -9,6 +9,8 @@ map), and two figures are taken of each run:
   in it too: it ends at once, see run_app's quick_exit; the bare window tears down);
 - launch to painted: from just before the launch to the moment, one turn after its
   first paint, that the process writes the time (`painted <epoch seconds>`) to stdout.
+The per-mode section (`--modes`: each game opened first, its map painted before its
+mode is built) and its figures before and after that change are in FOUNDATION.md.
 It is measured with the install this Python has (an editable one in a checkout) and
 with a regular install (the package copied into a fresh virtual environment that
 reuses this one's dependencies, as `pip install .` would lay it out).
@@ -183,9 +185,11 @@ def bench_modes(runs: int) -> None:
           f"median of {runs} ratios to the bare label run just before")
     bare = times["bare label"]
     print(f"  {'bare label':24s} {min(bare) * 1000:5.0f} {statistics.median(bare) * 1000:5.0f}")
+    explorer = statistics.median(ratios[f"{EXPLORER.id} map"])
     for name in runs_of:
+        ratio = statistics.median(ratios[name])
         print(f"  {name:24s} {min(times[name]) * 1000:5.0f} {statistics.median(times[name]) * 1000:5.0f}"
-              f"  ratio {statistics.median(ratios[name]):.2f} (min {min(ratios[name]):.2f})")
+              f"  ratio {ratio:.2f} (min {min(ratios[name]):.2f}; {ratio / explorer:.2f} of the explorer's map)")
 
 
 def median_ms(fn, repeat: int) -> float:

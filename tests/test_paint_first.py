@@ -111,7 +111,8 @@ def test_a_remembered_layout_is_used_only_if_it_is_four_numbers_in_range(qtbot, 
     window = MainWindow(persist=True)
     qtbot.addWidget(window)
     assert window._remembered_margins("america") == DEFAULT_MARGINS   # never laid out here
-    for value, margins in (("0,0,340,142", (0, 0, 340, 142)), ("1,2,3", DEFAULT_MARGINS),
+    for value, margins in (("0,0,340,142", (0, 0, 340, 142)), (["0", "0", "310", "0"], (0, 0, 310, 0)),
+                           ("1,2,3", DEFAULT_MARGINS), (["a"], DEFAULT_MARGINS),
                            ("a,b,c,d", DEFAULT_MARGINS), ("0,0,-5,0", DEFAULT_MARGINS),
                            ("0,0,99999,0", DEFAULT_MARGINS)):
         window.settings.setValue("layout/america", value)

@@ -470,7 +470,8 @@ class MainWindow(QMainWindow):
         self.chooser_actions[mode_id].setChecked(True)
         self.setWindowTitle(f"{info.title} \u2013 {APP_NAME}")
         self._offer_tutorial(mode_id)   # the chooser as it will be: the map does not move down later
-        after_first_paint(self._opening.view, self.finish_opening)
+        view = self._opening.view   # (a graphics view paints in its viewport)
+        after_first_paint(view.viewport() if view is self.board else view, self.finish_opening)
 
     def finish_opening(self) -> None:
         """Build the mode that open_mode_painting_first left for after the first paint (once)."""
@@ -499,9 +500,11 @@ class MainWindow(QMainWindow):
         come. The first time, or if the setting is not four numbers in range, a side panel's
         width on the right (as most modes have)."""
         value = self.settings.value(f"layout/{mode_id}") if self.settings is not None else None
+        # (an ini file's unquoted "a,b,c,d" reads back as a list)
+        parts = value if isinstance(value, (list, tuple)) else str(value).split(",")
         try:
-            margins = tuple(int(v) for v in str(value).split(","))
-        except ValueError:
+            margins = tuple(int(v) for v in parts)
+        except (TypeError, ValueError):
             return DEFAULT_MARGINS
         if len(margins) != 4 or not all(0 <= m <= 4000 for m in margins):
             return DEFAULT_MARGINS
