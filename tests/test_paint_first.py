@@ -120,13 +120,21 @@ def test_a_remembered_layout_is_used_only_if_it_is_four_numbers_in_range(qtbot, 
     window.close()
 
 
-# The command: at the "painted" line, whether the game's mode module was imported yet.
+# The command: at the "painted" line, whether the game's mode module was imported yet,
+# and whether PySide6 had set up its Qt namespace (see tests/test_startup.py).
 WATCH = textwrap.dedent("""
-    import builtins, sys
+    import builtins, enum, sys
+    made = []
+    build = enum.EnumType._create_
+    def record(cls, name, names, **kw):
+        made.append(name)
+        return build(cls, name, names, **kw)
+    enum.EnumType._create_ = record
     say = builtins.print
     def watch(*args, **kw):
         if args and args[0] == "painted":
-            say("mode-imported", "stateside.games.america.mode" in sys.modules, flush=True)
+            say("mode-imported", "stateside.games.america.mode" in sys.modules,
+                "qt-namespace", "AlignmentFlag" in made, flush=True)
         say(*args, **kw)
     builtins.print = watch
     from stateside.__main__ import main
@@ -140,12 +148,12 @@ def test_the_command_paints_the_map_before_it_imports_the_games_mode(tmp_path):
     first = subprocess.run([sys.executable, "-c", WATCH, "america"], env=env, capture_output=True, text=True,
                            timeout=120)
     assert first.returncode == 0, first.stderr
-    assert "mode-imported False" in first.stdout
+    assert "mode-imported False qt-namespace False" in first.stdout   # as the Map explorer's map
     env["STATESIDE_QUIT_AFTER_PAINT"] = "panels"   # the benchmark's second figure: the mode painted
     whole = subprocess.run([sys.executable, "-c", WATCH, "america"], env=env, capture_output=True, text=True,
                            timeout=120)
     assert whole.returncode == 0, whole.stderr
-    assert "mode-imported True" in whole.stdout
+    assert "mode-imported True qt-namespace True" in whole.stdout   # (the hook sees it when it comes)
 
 
 BROKEN = textwrap.dedent("""
