@@ -1,6 +1,6 @@
 """Foundation benchmarks (figures, not tests): start-up, border derivation, hit-testing, repaint.
 
-    python benchmarks/bench_foundation.py [--runs N]
+    python benchmarks/bench_foundation.py [--runs N] [--modes]
 
 Start-up is a ratio to a bare PySide6 window showing a label, started in the same run.
 Each process quits one turn of its event loop after its first paint (the app: of the
@@ -9,6 +9,8 @@ map), and two figures are taken of each run:
   in it too: it ends at once, see run_app's quick_exit; the bare window tears down);
 - launch to painted: from just before the launch to the moment, one turn after its
   first paint, that the process writes the time (`painted <epoch seconds>`) to stdout.
+The per-mode section (`--modes`: each game opened first, its map painted before its
+mode is built) and its figures before and after that change are in FOUNDATION.md.
 It is measured with the install this Python has (an editable one in a checkout) and
 with a regular install (the package copied into a fresh virtual environment that
 reuses this one's dependencies, as `pip install .` would lay it out).
@@ -144,34 +146,50 @@ def bench_startup(runs: int, python: str = sys.executable) -> tuple[float, float
 
 
 def bench_modes(runs: int) -> None:
-    """Launch to painted for each mode as the first one opened (a person's last game is
-    the one the app opens), and launch to exit for `--screenshot` (which builds the whole
-    window, panels included, and writes a PNG), each as a ratio to the bare label."""
+    """Each mode opened first (a person's last game is the one the app opens), as a ratio
+    to the bare label started in the same round (the median of the rounds' ratios):
+    - map: launch to painted, the map (Carcassonne: its table's colour) that the window
+      paints before it builds the mode (MainWindow.open_mode_painting_first);
+    - whole: launch to the mode's own paint once it is built, panels and all
+      (STATESIDE_QUIT_AFTER_PAINT=panels);
+    - `--screenshot`: launch to exit (it builds the whole window and writes a PNG)."""
     from stateside.app.main import EXPLORER
     from stateside.games import discover_games
 
     env = startup_env()
-    commands = {"bare label": [sys.executable, "-c", BARE]}
-    for game in (EXPLORER, *discover_games()):
-        commands[game.id] = [sys.executable, "-m", "stateside", "--mode", game.id]
-    shot = os.path.join(tempfile.mkdtemp(), "shot.png")
-    commands["--screenshot"] = [sys.executable, "-m", "stateside", "--screenshot", shot]
+    whole_env = dict(env, STATESIDE_QUIT_AFTER_PAINT="panels")
     shot_env = {k: v for k, v in env.items() if k != "STATESIDE_QUIT_AFTER_PAINT"}
-    paint: dict[str, list[float]] = {name: [] for name in commands}
-    for name, cmd in commands.items():   # warm-up: caches and bytecode
-        time_process(cmd, shot_env if name == "--screenshot" else env, painted=name != "--screenshot")
-    for _ in range(runs):
-        for name, cmd in commands.items():
-            if name == "--screenshot":
-                paint[name].append(time_process(cmd, shot_env, painted=False))
-            else:
-                time_process(cmd, env)
-                paint[name].append(PAINTED[-1])
-    bare = statistics.median(paint["bare label"])
-    print(f"opening each mode first (launch to painted; --screenshot: launch to exit; median of {runs}):")
-    for name, times in paint.items():
-        t = statistics.median(times)
-        print(f"  {name:20s} {t * 1000:5.0f} ms  ratio {t / bare:.2f}")
+    shot = os.path.join(tempfile.mkdtemp(), "shot.png")
+    bare_cmd = [sys.executable, "-c", BARE]
+    runs_of: dict[str, tuple[list[str], dict, bool]] = {}   # name -> (command, environment, painted line)
+    for game in (EXPLORER, *discover_games()):
+        cmd = [sys.executable, "-m", "stateside", "--mode", game.id]
+        runs_of[f"{game.id} map"] = (cmd, env, True)
+        runs_of[f"{game.id} whole"] = (cmd, whole_env, True)
+    runs_of["--screenshot"] = ([sys.executable, "-m", "stateside", "--screenshot", shot], shot_env, False)
+    time_process(bare_cmd, env)   # warm-up: caches and bytecode
+    for cmd, e, painted in runs_of.values():
+        time_process(cmd, e, painted=painted)
+    times: dict[str, list[float]] = {name: [] for name in ["bare label", *runs_of]}
+    ratios: dict[str, list[float]] = {name: [] for name in runs_of}
+    for _ in range(runs):   # a round: the bare label, then each mode, each paired with it
+        for name, (cmd, e, painted) in runs_of.items():
+            time_process(bare_cmd, env)
+            bare = PAINTED[-1]
+            times["bare label"].append(bare)
+            wall = time_process(cmd, e, painted=painted)
+            t = PAINTED[-1] if painted else wall
+            times[name].append(t)
+            ratios[name].append(t / bare)
+    print(f"opening each mode first: launch to painted (--screenshot: to exit), ms min/median, and the "
+          f"median of {runs} ratios to the bare label run just before")
+    bare = times["bare label"]
+    print(f"  {'bare label':24s} {min(bare) * 1000:5.0f} {statistics.median(bare) * 1000:5.0f}")
+    explorer = statistics.median(ratios[f"{EXPLORER.id} map"])
+    for name in runs_of:
+        ratio = statistics.median(ratios[name])
+        print(f"  {name:24s} {min(times[name]) * 1000:5.0f} {statistics.median(times[name]) * 1000:5.0f}"
+              f"  ratio {ratio:.2f} (min {min(ratios[name]):.2f}; {ratio / explorer:.2f} of the explorer's map)")
 
 
 def median_ms(fn, repeat: int) -> float:
@@ -186,8 +204,12 @@ def median_ms(fn, repeat: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--modes", action="store_true", help="only the per-mode section (opening each mode first)")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if args.modes:
+        bench_modes(args.runs)
+        return
 
     app_s, bare_s, ratio = bench_startup(args.runs)
     print(f"start-up to painted map ({install_kind()}): {app_s * 1000:.0f} ms; bare PySide6 label: "

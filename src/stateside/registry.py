@@ -34,6 +34,10 @@ class GameInfo:
     # first broken file and entry; the app calls it before opening the game (light to import)
     data_check: str | None = None
     order: int = 50             # position in the chooser
+    # A game whose first screen is its own table, not the map of the states: the table's
+    # colour, which the window paints while the game's mode is being built (see
+    # MainWindow.open_mode_painting_first); None: the map is painted meanwhile.
+    table_colour: str | None = None
 
 
 def load_object(ref: str) -> Any:

@@ -6,12 +6,12 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QStandardPaths, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QSettings, QStandardPaths, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QColor, QKeySequence, QPalette
 
 # Dialogs are imported where they are used: PySide6 sets up each Qt class on first
 # access, and start-up should pay only for what the first window shows.
-from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QToolBar, QWidget
+from PySide6.QtWidgets import QApplication, QGraphicsView, QMainWindow, QStackedWidget, QToolBar, QVBoxLayout, QWidget
 
 from stateside import __version__
 from stateside.app.mode import GameMode
@@ -28,6 +28,9 @@ DEFAULT_SIZE = (1280, 800)
 MINIMUM_SIZE = (1024, 700)   # every mode readable at this size (issue 11, item 5)
 # zlib level 1 rather than 6: about 20 ms less for a 1280x800 window, and 10% more bytes
 SCREENSHOT_PNG_QUALITY = 80
+# Where a mode's main view sits (left, top, right, bottom margins) before it has been laid out once
+DEFAULT_MARGINS = (0, 0, 320, 0)
+PANEL_COLOUR = "#f7f5ef"   # the side panels' background (the stack's style sheet), also while a mode is built
 EXPLORER = GameInfo(
     id="explorer", title="Map explorer", summary="Click a state for its facts and neighbours.",
     mode="stateside.app.explorer:ExplorerMode", order=90,
@@ -60,7 +63,38 @@ def app_icon():
     return icon
 
 
+class _Opening(QWidget):
+    """What the window shows while a mode is built after the first paint (see
+    MainWindow.open_mode_painting_first): the shared board, or for a game whose first
+    screen is its own table that table's colour, where the mode will put its main view
+    (the margins it had the last time), and the panels' colour around it."""
+
+    def __init__(self, board: BoardView, margins: tuple[int, int, int, int], table_colour: str | None):
+        super().__init__()
+        self.setObjectName("openingMode")
+        _fill(self, PANEL_COLOUR)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(*margins)
+        if table_colour is None:
+            self.view: QWidget = board
+        else:
+            self.view = QWidget()
+            _fill(self.view, table_colour)
+        lay.addWidget(self.view)
+
+
+def _fill(widget: QWidget, colour: str) -> None:
+    """A plain background (a palette, not a style sheet: cheap before the first paint)."""
+    palette = widget.palette()
+    palette.setColor(QPalette.Window, QColor(colour))
+    widget.setPalette(palette)
+    widget.setAutoFillBackground(True)
+
+
 class MainWindow(QMainWindow):
+    # A mode opened with open_mode_painting_first is built and shown (its id).
+    opened = Signal(str)
+
     def __init__(self, *, persist: bool = True, caches: bool | None = None):
         """`caches` (as `persist` unless given): keep what is worked out from the bundled
         data (the map's shapes, the borders) in the settings folder, and read it back."""
@@ -87,7 +121,11 @@ class MainWindow(QMainWindow):
         self.board = BoardView(shape_cache=cache_file("board-shapes.bin") if caches else None)
         self.games: list[GameInfo] = [*discover_games(), EXPLORER]
         self.modes: dict[str, GameMode] = {}
-        self.current: GameMode | None = None
+        self._current: GameMode | None = None
+        # A mode to be built just after the first paint (open_mode_painting_first): its
+        # id, whether it was asked for by name (--mode), and what is shown meanwhile.
+        self._pending: tuple[str, bool] | None = None
+        self._opening: _Opening | None = None
         self.current_files: dict[str, Path] = {}   # game id -> the file last opened or saved in it
         self._file_games: dict[str, object] = {}   # game id -> the game (match) that file holds
         self._last_folder: str | None = None   # where Open and Save start (when not persisted)
@@ -126,7 +164,7 @@ class MainWindow(QMainWindow):
             self.chooser_actions[game.id] = act
         # Style sheets are set on the widgets they style, not the window: a window-wide
         # sheet makes Qt restyle every widget it creates, which start-up pays for.
-        self.chooser.setStyleSheet(
+        chooser_style = (
             "QToolBar#gameChooser { background: #1d3557; border: none; spacing: 2px; padding: 3px; }"
             "QToolBar#gameChooser QToolButton { color: #f1faee; padding: 6px 12px; font-size: 13px;"
             " border-radius: 4px; }"
@@ -147,7 +185,8 @@ class MainWindow(QMainWindow):
         self.chooser.addAction(self.act_learn_offer)
         # An offer, not a game: in the tutorial's orange, outlined.
         self.chooser.widgetForAction(self.act_learn_offer).setObjectName("learnOffer")
-        self.chooser.setStyleSheet(self.chooser.styleSheet() + (
+        # (one style sheet, set once: each setStyleSheet restyles the bar and its buttons)
+        self.chooser.setStyleSheet(chooser_style + (
             "QToolBar#gameChooser QToolButton#learnOffer { color: #ffb36b; border: 1px solid #ff7b00; }"
             "QToolBar#gameChooser QToolButton#learnOffer:hover { background: #3a2a1a; }"))
         self.tutorial_run = None   # the tutorial running (stateside.app.tutorial.TutorialRun), if any
@@ -393,8 +432,98 @@ class MainWindow(QMainWindow):
             self.settings.setValue("last_folder", folder)
 
     # ---------------------------------------------------------------- modes
+    @property
+    def current(self) -> GameMode | None:
+        """The mode shown. A mode still waiting to be built after the first paint is built
+        at the first look: whatever asks for it (a menu, a save, online play) gets it whole."""
+        if self._pending is not None:
+            self.finish_opening()
+        return self._current
+
+    @current.setter
+    def current(self, mode: GameMode | None) -> None:
+        self._current = mode
+
     def mode_ids(self) -> list[str]:
         return [g.id for g in self.games]
+
+    def open_mode_painting_first(self, mode_id: str, *, asked: bool = False) -> None:
+        """Open a mode at start-up with its map painted first: the window shows the shared
+        board (or the game's table colour, GameInfo.table_colour) where the mode will put
+        it, and the mode (its module, its panels, its resumed game) is built just after that
+        first paint. Importing and building a game's mode takes 100-300 ms, which the map
+        need not wait for. Anything that asks for `current` before then builds it at once.
+        `asked`: the mode was named on the command line; if it cannot be opened the app
+        ends with exit code 2 (as before it would have shown no window), where the last
+        game used falls back to the Map explorer."""
+        info = next((g for g in self.games if g.id == mode_id), None)
+        # Nothing to gain for the Map explorer (built in about 3 ms; it fills its panel after
+        # the first paint itself), a mode built already, or a window showing one.
+        if (info is None or mode_id == EXPLORER.id or mode_id in self.modes or self._current is not None
+                or self._pending is not None):
+            self.open_mode(mode_id)   # the usual way (and its errors)
+            return
+        self._pending = (mode_id, asked)
+        self._opening = _Opening(self.board, self._remembered_margins(mode_id), info.table_colour)
+        self.stack.addWidget(self._opening)
+        self.stack.setCurrentWidget(self._opening)
+        self.chooser_actions[mode_id].setChecked(True)
+        self.setWindowTitle(f"{info.title} \u2013 {APP_NAME}")
+        self._offer_tutorial(mode_id)   # the chooser as it will be: the map does not move down later
+        view = self._opening.view   # (a graphics view paints in its viewport)
+        after_first_paint(view.viewport() if view is self.board else view, self.finish_opening)
+
+    def finish_opening(self) -> None:
+        """Build the mode that open_mode_painting_first left for after the first paint (once)."""
+        if self._pending is None:
+            return
+        (mode_id, asked), self._pending = self._pending, None
+        opening, self._opening = self._opening, None
+        try:
+            self.open_mode(mode_id)
+        except StatesideError as e:
+            if asked:
+                print(f"stateside: --mode {mode_id}: {e}", file=sys.stderr)
+                QTimer.singleShot(0, lambda: QApplication.exit(2))
+            self.open_mode(EXPLORER.id)   # the last game used is broken: start on the map
+        finally:
+            if self.board.parent() is opening:   # (no mode took it) the board outlives the stand-in
+                self.board.setParent(None)
+            self.stack.removeWidget(opening)
+            opening.deleteLater()
+        if self._current is not None:
+            self.opened.emit(self._current.game_id)
+
+    def _remembered_margins(self, mode_id: str) -> tuple[int, int, int, int]:
+        """Where the mode had its main view the last time (left, top, right, bottom margins
+        within the mode), so that the map shown before the panels does not move when they
+        come. The first time, or if the setting is not four numbers in range, a side panel's
+        width on the right (as most modes have)."""
+        value = self.settings.value(f"layout/{mode_id}") if self.settings is not None else None
+        # (an ini file's unquoted "a,b,c,d" reads back as a list)
+        parts = value if isinstance(value, (list, tuple)) else str(value).split(",")
+        try:
+            margins = tuple(int(v) for v in parts)
+        except (TypeError, ValueError):
+            return DEFAULT_MARGINS
+        if len(margins) != 4 or not all(0 <= m <= 4000 for m in margins):
+            return DEFAULT_MARGINS
+        return margins   # type: ignore[return-value]
+
+    def _remember_layout(self, mode: GameMode | None) -> None:
+        """Keep where the mode shown has its main view (the board, or its largest own view
+        such as Carcassonne's table) for the next start (see _remembered_margins)."""
+        if self.settings is None or mode is None or not mode.isVisible():
+            return
+        views = [v for v in (self.board, *mode.findChildren(QGraphicsView)) if v.isVisibleTo(mode)]
+        if not views:
+            return
+        view = max(views, key=lambda v: v.width() * v.height())
+        corner = view.mapTo(mode, QPoint(0, 0))
+        margins = (corner.x(), corner.y(), mode.width() - corner.x() - view.width(),
+                   mode.height() - corner.y() - view.height())
+        if all(0 <= m <= 4000 for m in margins):
+            self.settings.setValue(f"layout/{mode.game_id}", ",".join(map(str, margins)))
 
     def open_mode(self, mode_id: str) -> GameMode:
         info = next((g for g in self.games if g.id == mode_id), None)
@@ -428,6 +557,7 @@ class MainWindow(QMainWindow):
             resumed = False
         previous = self.current
         if previous is not None:
+            self._remember_layout(previous)
             previous.deactivate()
         self.stack.setCurrentWidget(mode)
         self.current = mode
@@ -819,6 +949,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self._autosave_timer.stop()
+        self._remember_layout(self._current)
         for mode in self.modes.values():   # give up online seats now: the process ends at once after
             if getattr(mode, "online", None) is not None:   # the close (run_app's quick exit)
                 mode.leave_online()   # and the screen's own game comes back, to be saved below
@@ -927,7 +1058,10 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
             return 2
         mode = game_id
     try:
-        window.open_mode(_first_mode(window, mode))
+        if screenshot or open_file is not None or variant is not None:   # these need the mode now
+            window.open_mode(_first_mode(window, mode))
+        else:   # the map first, the mode's panels just after (the person sees the window sooner)
+            window.open_mode_painting_first(_first_mode(window, mode), asked=mode is not None)
     except StatesideError as e:
         if mode is not None and open_file is None:
             print(f"stateside: --mode {mode}: {e}", file=sys.stderr)
@@ -1050,19 +1184,31 @@ def after_first_paint(widget: QWidget, then, fallback_ms: int = 500) -> None:
 
 def _quit_after_first_paint(window: MainWindow, app: QApplication) -> None:
     """Quit once the opened mode's main view has painted: the map, or where a mode shows
-    no map (Carcassonne's table) the first of its own widgets to paint. Writes the time
-    then (`painted <epoch seconds>`), which the benchmark reads."""
+    no map (Carcassonne's table) the first of its own widgets to paint; while the mode is
+    built after the first paint (open_mode_painting_first), the map or the table's colour
+    shown meanwhile. With STATESIDE_QUIT_AFTER_PAINT=panels, the mode's own paint after
+    it is built. Writes the time then (`painted <epoch seconds>`), which the benchmark reads."""
     import time
 
     def painted():
         print("painted", time.time(), flush=True)
         app.quit()
 
-    watcher = _PaintWatcher(app, painted)
-    mode = window.current
-    if mode is None or window.board.isVisibleTo(window):
-        targets = [window.board.viewport()]
+    def watch(_opened: str = "") -> None:
+        watcher = _PaintWatcher(app, painted)
+        mode = window._current
+        if window._opening is not None:   # the map (or the game's table) shown before the mode is built
+            view = window._opening.view
+            targets = [view.viewport() if view is window.board else view]
+        elif mode is None or window.board.isVisibleTo(window):
+            targets = [window.board.viewport()]
+        else:
+            targets = [mode, *mode.findChildren(QWidget)]
+        for widget in targets:
+            widget.installEventFilter(watcher)
+
+    # "panels": once the mode built after the first paint has painted too (its whole window)
+    if os.environ.get("STATESIDE_QUIT_AFTER_PAINT") == "panels" and window._opening is not None:
+        window.opened.connect(watch)
     else:
-        targets = [mode, *mode.findChildren(QWidget)]
-    for widget in targets:
-        widget.installEventFilter(watcher)
+        watch()

@@ -10,6 +10,11 @@ Rules for modes:
 - Never open a modal dialog from __init__ or activate(): ``stateside --screenshot``
   and the tests construct modes without anyone to answer. Start a sensible default
   game instead (e.g. you against the computer) and offer the setup in new_game().
+- At start-up the shell paints the map before it imports and builds the mode shown
+  (MainWindow.open_mode_painting_first): a mode needs nothing of its own before the
+  first paint. Its module, panels and data load just after, in __init__ as usual; a
+  game whose first screen is its own table, not the map, names the table's colour in
+  its GameInfo (table_colour), which the shell paints meanwhile.
 - Computer turns run on QTimer with a short visible delay (``AI_DELAY_MS``), never
   by blocking the event loop for long.
 - Hidden information in hot-seat play appears only after a "pass to <name>" screen.

@@ -15,4 +15,5 @@ GAME = GameInfo(
     legacy_save="stateside.games.carcassonne.legacy:legacy_save",
     data_check="stateside.games.carcassonne.data_check:check_data",
     order=40,
+    table_colour="#2f4f3a",   # the open table's felt (table.py)
 )
