@@ -33,6 +33,12 @@ class GameMode(QWidget):
     # A tutorial watching this mode (stateside.app.tutorial): called with a person's action
     # before it is applied; its words refuse it (nothing changes), None lets it in.
     action_guard = None
+    # What the shell may ask of this mode (declared, never probed): an online table
+    # (attach_online/leave_online/online), a replay (start_replay/match/replaying), and the
+    # turn_came signal for the window's turn cue.
+    plays_online = False
+    replays = False
+    turn_cue = False
 
     status = Signal(str)        # a one-line message for the status bar
     changed = Signal()          # the game changed: the shell refreshes Save/Undo

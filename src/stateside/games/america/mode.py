@@ -335,9 +335,8 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         """A scored card is on show: the game waits for Next card (not after the last)."""
         return self.revealing and self.game is not None and not self.game.is_terminal()
 
-    def record(self, entry: LogEntry | None) -> None:
+    def entry_landed(self, entry: LogEntry | None) -> None:
         self._note_scoring()
-        super().record(entry)
 
     def _note_scoring(self) -> bool:
         """A card was scored since the last look: show it until Next card."""
@@ -500,26 +499,14 @@ class AmericaMode(DeckMenu, TurnBasedMode):
             if action.startswith("choose:") and shown is not None and shown.title in entry.text:
                 self._card_frame(colour, 3)   # the card on show is the one chosen
 
-    # --- online play (the frame's; engine.following deals what this seat cannot see) ------
-    def attach_online(self, session) -> None:
-        # the table plays the bundled deck: a deck added here is not the referee's
-        self.rules = rules_on(decks.load_deck(decks.default_folder()))
-        super().attach_online(session)
-
-    def leave_online(self, restore: bool = True) -> None:
-        self.__dict__.pop("rules", None)
-        super().leave_online(restore)
+    # --- online play (the frame's; the table plays the bundled deck: the referee has no added decks) ---
+    def online_rules(self) -> type:
+        return rules_on(decks.load_deck(decks.default_folder()))
 
     def online_log_match(self, save: dict) -> Match:
-        table_deck = decks.load_deck(decks.default_folder())   # the referee has no added decks
-        match = Match.from_json(save, "the online table's log", rules=rules_on(table_deck))
+        match = Match.from_json(save, "the online table's log", rules=self.online_rules())
         match.rules = rules_on(match.state.deck)   # kept through undo and replays
         return match
-
-    def online_update(self, view: dict) -> None:
-        super().online_update(view)
-        if self._note_scoring():
-            self.refresh()
 
     # --- drawing --------------------------------------------------------------------------
     def on_activate(self) -> None:

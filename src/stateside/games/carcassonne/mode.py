@@ -376,7 +376,7 @@ class CarcassonneMode(TurnBasedMode):
 
     def game_in_progress(self) -> bool:
         """A game New or Open would throw away: someone has moved, and it is not over."""
-        m = self._live[0] if self._live is not None else self.match     # not the replay shown
+        m = self.play_table.kept_match()     # not the replay shown
         return m is not None and not m.is_over() and any(e.seat >= 0 for e in m.log)
 
     def _new_game_button(self) -> None:
