@@ -419,7 +419,7 @@ class MainWindow(QMainWindow):
             mode.changed.connect(lambda m=mode: self._forget_file_of_another_game(m))
             mode.changed.connect(self._autosave_timer.start)
             self.history.watch(mode)
-            if hasattr(mode, "turn_came"):   # turn-based modes: the window's turn cue
+            if mode.turn_cue:   # turn-based modes: the window's turn cue
                 mode.turn_came.connect(self.cue.turn_came)
             self.modes[mode_id] = mode
             self.stack.addWidget(mode)

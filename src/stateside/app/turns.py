@@ -12,9 +12,9 @@ A game's mode derives from TurnBasedMode, sets `rules`, builds its own panels (p
 everything from `self.match`, `self.viewer`) and fills in the public hooks it needs
 (next_actor, busy, computer_turn, undo_allowed, entry_landed, in_log, line_seat, log_text,
 final_table, match_from_save, extra_save, on_install, online_rules, online_log_match,
-on_online_refused, online_game_over). It never runs its own timer for computer turns,
-never applies an action except through `act` / `record`, and overrides no private (_name)
-method of this frame (tests/test_modes_only_render.py).
+online_game_over). It never runs its own timer for computer turns, never applies an action
+except through `act` / `act_series` / `record`, and overrides no private (_name) method of
+this frame (tests/test_modes_use_no_private_frame.py).
 """
 from __future__ import annotations
 
@@ -190,7 +190,7 @@ class LogLinks:
         self._pinned = None if self._pinned == index else index
         self.highlight_entry(self.entry(self._pinned) if self._pinned is not None else None)
 
-    def _make_log_and_replay_bar(self) -> None:
+    def make_log_and_replay_bar(self) -> None:
         """self.log_panel and self.replay_bar, wired to the mode (replay_to, stop_replay)."""
         self.log_panel = MoveLogPanel()
         self.log_panel.hovered.connect(self._log_hovered)
@@ -221,8 +221,9 @@ class TurnBasedMode(LogLinks, GameMode):
                              undo_allowed=lambda n: self.undo_allowed(n), beat_ms=lambda: self.undo_beat_ms,
                              ai_delay_ms=lambda: self.ai_delay_ms)
         self._was_persons_turn = False
+        self._queued: list = []   # online: the rest of one input's actions (act_series)
         self.ai_timer = QTimer(self, singleShot=True, timeout=self._computer_due)
-        self._make_log_and_replay_bar()
+        self.make_log_and_replay_bar()
         self.pass_screen = PassScreen(self, self._pass_done, self.private_view)
         self.score_dialog: QDialog | None = None
 
@@ -383,9 +384,6 @@ class TurnBasedMode(LogLinks, GameMode):
         carry data of this screen, such as America's added decks, reads it on the table's)."""
         return Match.from_json(save, "the online table's log")
 
-    def on_online_refused(self) -> None:
-        """The online table refused this screen's move (a mode drops what it queued)."""
-
     def online_game_over(self, seat: int) -> None:
         """An online game ended and its whole log is on screen; `seat` was ours."""
 
@@ -393,7 +391,11 @@ class TurnBasedMode(LogLinks, GameMode):
     def install(self, match: Match, saved: dict | None = None) -> None:
         """Put a new or loaded match on screen and carry on with it."""
         self.ai_timer.stop()
+        online = self.play_table.online
+        if online is not None and match is not online.match:   # a game of this screen: the referee keeps the table's
+            self.leave_online(restore=False)
         self._close_replay_bar()
+        self._queued = []
         if self.active:
             self.board.forget_places()   # the last game's pieces and moves stay with it
         self.play_table.install(match)
@@ -427,6 +429,10 @@ class TurnBasedMode(LogLinks, GameMode):
         if persons and not self._was_persons_turn:
             self.turn_came.emit()
         self._was_persons_turn = persons
+        # online, the rest of one input (10 Days: the discard after "keep") goes once the
+        # table has taken the first
+        if self._queued and self.online is not None and self.is_human_turn():
+            self.act(self._queued.pop(0))
 
     def _show_step(self) -> None:
         """Show what the flow says comes next, and run the timer it asks for."""
@@ -495,6 +501,16 @@ class TurnBasedMode(LogLinks, GameMode):
         self.status.emit("")   # an earlier "not now" message no longer applies
         self._landed(done.entry)
         return True
+
+    def act_series(self, *actions) -> bool:
+        """One input that is several actions in a row (10 Days: keep a card, then discard):
+        each as `act`; online the rest go once the table has taken the first."""
+        if not self.act(actions[0]):
+            return False
+        if self.online is not None:
+            self._queued = list(actions[1:])
+            return True
+        return all(self.act(a) for a in actions[1:])
 
     def record(self, entry: LogEntry | None) -> None:
         """An action was applied to the match outside act (a computer, an animation's end):
@@ -609,10 +625,7 @@ class TurnBasedMode(LogLinks, GameMode):
         return None if body is None else {**body, **self.extra_save()}
 
     def load_state(self, state: dict) -> None:
-        match = self.match_from_save(state, f"{self.title}: the saved game")
-        if self.online is not None:
-            self.leave_online(restore=False)
-        self.install(match, state)
+        self.install(self.match_from_save(state, f"{self.title}: the saved game"), state)
 
     # ------------------------------------------------------------------ replays
     def start_replay(self, match: Match) -> None:
@@ -754,7 +767,7 @@ class TurnBasedMode(LogLinks, GameMode):
         source = self.play_table.online
         if source is None:
             return
-        self.on_online_refused()
+        self._queued = []
         self.status.emit(source.refused(reason))
         self.schedule()
 

@@ -235,9 +235,6 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         problems: list[str] = []
         setup = {"players": names or [COLOURS[i][0] for i in range(len(seats))], "start_player": start_player,
                  "used_topics": read_history(problems.append)}
-        if self.online is not None:   # a new game here leaves the online table (the referee keeps it)
-            self.leave_online(restore=False)
-        self.cross_confirmed = False
         self.install(Match(rules_on(rules.bundled_deck()), seats, seed, setup))
         for text in problems:   # after the game's own first line, so that it stays in view
             self.status.emit(text)
@@ -299,11 +296,8 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         match.rules = rules_on(match.state.deck)
         return match
 
-    def load_state(self, state: dict) -> None:
-        super().load_state(state)
-        self.cross_confirmed = False
-
     def on_install(self, state: dict | None) -> None:
+        self.cross_confirmed = False
         # a save made just after a card was scored shows that card's scoring again
         if self.match.rules is AmericaGame:   # e.g. an online table's log: keep the deck it was played on
             self.match.rules = rules_on(self.game.deck)
