@@ -339,6 +339,14 @@ class TurnBasedMode(LogLinks, GameMode):
         rule: e.g. not past a card drawn from the deck.)"""
         return True
 
+    def step_to_take_back(self) -> bool:
+        """A part of the person's turn on screen that is not played yet (Carcassonne: a tile
+        put down): while it is their turn, undo calls take_back() for it first."""
+        return False
+
+    def take_back(self) -> None:
+        """Take back the step_to_take_back."""
+
     def entry_landed(self, entry: LogEntry | None) -> None:
         """New entries are in (here or from the online table), before the game moves on:
         a mode notes what they did (America: a card scored)."""
@@ -604,13 +612,18 @@ class TurnBasedMode(LogLinks, GameMode):
         return self.flow.undo_point()
 
     def can_undo(self) -> bool:
-        return self.undo_point() is not None
+        return (self.step_to_take_back() and self.is_human_turn()) or self.undo_point() is not None
 
     def undo_refusal(self) -> str | None:
         """Why Ctrl+Z takes nothing back now, in a person's words (None: it would)."""
         return self.flow.undo_refusal()
 
     def undo(self) -> None:
+        """Take back the step of this turn not played yet, else the person's last move while
+        nobody else has moved since (the shared fair rule)."""
+        if self.step_to_take_back() and self.is_human_turn():
+            self.take_back()
+            return
         self.ai_timer.stop()
         if self.flow.undo() is None:
             return
@@ -637,6 +650,7 @@ class TurnBasedMode(LogLinks, GameMode):
         self.pass_screen.hide()
         self._fill_log()
         self.replay_bar.start(len(match.log), f"Replay: {self.title}")
+        self.replay_bar.slider.setFocus()    # the bar's keys (Left, Right, Home, End, Esc) work at once
         self.status.emit("Replay: Left and Right step through the moves; Esc goes back to the game.")
         self.changed.emit()
 
