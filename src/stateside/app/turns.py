@@ -535,6 +535,13 @@ class TurnBasedMode(LogLinks, GameMode):
         self.schedule()
         self.changed.emit()
 
+    def refused_in_replay(self) -> bool:
+        """A replay is on show: say that input does nothing there (True), else False."""
+        if self.replaying is None:
+            return False
+        self.refuse(REPLAY_REFUSAL)
+        return True
+
     def refuse(self, text: str) -> None:
         text = text[:1].upper() + text[1:]
         self.status.emit(text)

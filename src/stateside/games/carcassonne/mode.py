@@ -496,9 +496,9 @@ class CarcassonneMode(TurnBasedMode):
     def _not_now(self) -> None:
         """Why a click does nothing now."""
         g = self.game
-        if self.replaying is not None:
-            self.refuse("This is a replay: close it to play on.")
-        elif g is not None and not g.finished and g.current_player() >= 0 and self.waiting_for is None:
+        if self.refused_in_replay():
+            return
+        if g is not None and not g.finished and g.current_player() >= 0 and self.waiting_for is None:
             who = g.names[g.current]
             self.refuse(f"{who} {verb(who, 'is', 'are')} playing; wait for your turn.")
 

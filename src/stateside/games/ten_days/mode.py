@@ -442,8 +442,7 @@ class TenDaysMode(TurnBasedMode):
         """Clicks do nothing while it is not a person's turn here (a replay says why)."""
         if self.is_human_turn():
             return False
-        if self.replaying is not None:
-            self.refuse("This is a replay: close it to play on.")
+        self.refused_in_replay()
         return True
 
     def _day_clicked(self, slot: int) -> None:
