@@ -574,6 +574,10 @@ class TurnBasedMode(LogLinks, GameMode):
     def state_before(self, index: int) -> State:
         return self.play_table.state_before(index)
 
+    def state_after(self, n: int) -> State | None:
+        """The game after its first n entries (None online: the log holds stand-ins)."""
+        return self.play_table.state_after(n)
+
     # ------------------------------------------------------------------ the end
     def on_game_over(self) -> None:
         """The game just ended in front of the players: the score table."""

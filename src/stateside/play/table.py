@@ -288,6 +288,14 @@ class Table:
         assert shown is not None
         return shown.state_after(index)
 
+    def state_after(self, n: int) -> State | None:
+        """The game after its first n log entries (None online, where the log holds stand-ins
+        that need not replay, and past the log)."""
+        shown = self.replaying or self.match
+        if self.kind == ONLINE or shown is None or not 0 <= n <= len(shown.log):
+            return None
+        return shown.state_after(n)
+
     # --- changing what is on show -----------------------------------------------------
     def install(self, match: Match) -> None:
         """A new or loaded game on show (ends a replay; online: the table's game as this seat knows it)."""

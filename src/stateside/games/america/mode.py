@@ -372,11 +372,8 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         return entry.text + "".join(f". {text}" for text in said)
 
     def _after(self, entry: LogEntry):
-        """The game just after a logged entry (offline; online the log holds stand-ins)."""
-        shown = self.replaying or self.match
-        if self.online is not None or shown is None or entry.index + 1 > len(shown.log):
-            return None
-        return shown.state_after(entry.index + 1)
+        """The game just after a logged entry (None online: the log holds stand-ins)."""
+        return self.state_after(entry.index + 1)
 
     def in_log(self, entry: LogEntry) -> bool:
         # The box shows a card's topics one draw at a time: one line, once both are up.
