@@ -51,6 +51,7 @@ from .panels import (
     chosen_seats,
     fill_final_scores,
     final_table,
+    plays_on_map,
     seat_icon,
     setup_screen,
 )
@@ -976,7 +977,7 @@ class CarcassonneMode(TurnBasedMode):
     # ---------------------------------------------------------------- the USA maps
     @property
     def on_map(self) -> bool:
-        return self.game is not None and self.game.setup.get("variant", "table") != "table"
+        return self.game is not None and plays_on_map(self.game)
 
     def _show_board(self) -> None:
         """The open table in our own view, or a USA map on the shared board."""
