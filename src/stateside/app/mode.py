@@ -39,6 +39,12 @@ class GameMode(QWidget):
     plays_online = False
     replays = False
     turn_cue = False
+    # What the shell reads of any mode (a mode with a game sets or computes them): the
+    # match on show, the whole match a replay steps through, the online session.
+    match = None
+    game = None
+    replaying = None
+    online = None
 
     status = Signal(str)        # a one-line message for the status bar
     changed = Signal()          # the game changed: the shell refreshes Save/Undo
@@ -98,6 +104,10 @@ class GameMode(QWidget):
 
     def has_game(self) -> bool:
         return self.save_state() is not None
+
+    def game_in_progress(self) -> bool:
+        """A game that New or Open would throw away (default: anything to save)."""
+        return self.has_game()
 
     def save_state(self) -> dict | None:
         """The game as JSON-able data, or None when there is nothing to save."""
