@@ -112,3 +112,36 @@ def _violations_at(path: Path, private: set[str]) -> list[str]:
 def test_no_mode_overrides_or_calls_a_private_method_of_the_frame():
     found = [v for path in mode_files() for v in violations(path)]
     assert not found, "\n".join(found)
+
+
+def _probes(tree: ast.AST) -> list[ast.Call]:
+    """hasattr/getattr calls on anything but `self` (a mode, the window's current mode)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("hasattr", "getattr") and node.args:
+            target = node.args[0]
+            if not (isinstance(target, ast.Name) and target.id == "self"):
+                found.append(node)
+    return found
+
+
+def test_the_shell_reads_declared_capabilities_not_probes():
+    """app/online.py and app/replay.py, and the main window's class, ask a mode what it
+    declares (GameMode.plays_online, replays, turn_cue, match, online...), never hasattr."""
+    from stateside.app.mode import GameMode
+    from stateside.app.turns import TurnBasedMode
+
+    assert (GameMode.plays_online, GameMode.replays, GameMode.turn_cue) == (False, False, False)
+    assert (TurnBasedMode.plays_online, TurnBasedMode.replays, TurnBasedMode.turn_cue) == (True, True, True)
+    assert len(_probes(ast.parse("hasattr(mode, 'start_replay')\ngetattr(self, 'x', 1)"))) == 1   # the scan sees one
+    app = SRC / "app"
+    found = []
+    for name in ("online.py", "replay.py"):
+        tree = ast.parse((app / name).read_text(encoding="utf-8"))
+        found += [f"app/{name}:{c.lineno}" for c in _probes(tree)   # (not the window's own parts)
+                  if not (isinstance(c.args[0], ast.Name) and c.args[0].id == "window")
+                  and "parent" not in ast.unparse(c.args[0])]
+    main = ast.parse((app / "main.py").read_text(encoding="utf-8"))
+    window = next(n for n in main.body if isinstance(n, ast.ClassDef) and n.name == "MainWindow")
+    found += [f"app/main.py:{c.lineno}" for c in _probes(window)]
+    assert not found, f"probes of a mode: {found}"

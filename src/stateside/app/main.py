@@ -736,7 +736,7 @@ class MainWindow(QMainWindow):
         lay.addWidget(browser)
         lay.addWidget(buttons)
         dialog.resize(640, 620)
-        anchor = getattr(mode, "help_anchor", lambda: "")() if mode else ""
+        anchor = mode.help_anchor() if mode else ""
         if anchor:   # once the page is laid out at the dialog's size
             QTimer.singleShot(0, dialog, lambda: browser.scrollToAnchor(anchor))
         dialog.browser = browser
