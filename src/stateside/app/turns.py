@@ -50,6 +50,7 @@ from stateside.play.table import (
     REPLAY_REFUSAL,
     OnlineSource,
     ReplaySource,
+    SeatView,
     Table,
     log_viewer,
     replay_viewer,
@@ -255,6 +256,12 @@ class TurnBasedMode(LogLinks, GameMode):
     def waiting_for(self) -> int | None:
         """A pass screen is up for this seat."""
         return self.flow.waiting_for
+
+    @property
+    def seat_view(self) -> SeatView:
+        """What the seat on screen may know now (play.SeatView: its observation, its exact
+        legal actions, the log in its words, online moves pending and the table's note)."""
+        return self.play_table.view(self.viewer)
 
     @property
     def online(self):

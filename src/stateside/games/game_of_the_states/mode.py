@@ -536,7 +536,8 @@ class GameOfTheStatesMode(TurnBasedMode):
             where = f" <span style='color:#777;font-weight:normal'>(replay: move {len(self.match.log)} of " \
                     f"{len(self.replaying.log)})</span>"
         elif self.online is not None:
-            state = self.online_note or ("Sending your move\u2026" if self.online_unconfirmed else "")
+            view = self.seat_view
+            state = view.note or ("Sending your move\u2026" if view.pending else "")
             table = html.escape(self.online.table)
             where = (f" <span style='color:#777;font-weight:normal'>(online table {table})</span>"
                      + (f"<br><span style='color:#a4161a'>{html.escape(state)}</span>" if state else ""))

@@ -576,10 +576,11 @@ class TenDaysMode(TurnBasedMode):
         self.keep_button.setEnabled(human_turn and phase == PLACE)
         self.hand_text.setText(self._hand_text(human_turn, held))
         banner = self._banner_text(human_turn)
-        if self.online is not None and self.online_unconfirmed and not g.is_terminal():
+        view = self.seat_view
+        if view.pending and not g.is_terminal():
             banner = "Sending your move to the table…"
-        if self.online_note:
-            banner = f"<div style='color:#b02a37'><b>{html.escape(self.online_note)}</b></div>{banner}"
+        if view.note:
+            banner = f"<div style='color:#b02a37'><b>{html.escape(view.note)}</b></div>{banner}"
         self.banner.setText(banner)
         self.players_label.setText(self._players_html())
         self.problems_label.setText(self._problems_html(seat, report))
