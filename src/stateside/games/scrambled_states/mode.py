@@ -256,6 +256,8 @@ def entry_cards(log: list[LogEntry], i: int) -> list[str]:
 # --- the mode --------------------------------------------------------------------------------
 class ScrambledStatesMode(LogLinks, GameMode):
     game_id = "scrambled-states"
+    plays_online = True   # (declared for the shell: attach_online, start_replay)
+    replays = True
     title = "Scrambled States"
     rules = ScrambledStates
 
@@ -281,7 +283,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.won_timer = QTimer(self, singleShot=True, timeout=self._end_won)
         self.tick = QTimer(self, singleShot=True, timeout=self._on_tick)
         self.buzz_timer = QTimer(self, interval=100, timeout=self._show_buzz_countdown)
-        self._make_log_and_replay_bar()
+        self.make_log_and_replay_bar()
         # Online (an OnlineSession while at a table; see attach_online): the referee's log is
         # the game and the local clock only displays it.
         self.online = None
