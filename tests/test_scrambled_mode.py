@@ -9,7 +9,8 @@ from stateside.engine.clock import planned_reactions
 from stateside.engine.match import Match
 from stateside.errors import SaveError
 from stateside.games.scrambled_states.ai import LEVELS
-from stateside.games.scrambled_states.mode import COMPUTER_NAMES, ScrambledStatesMode, build_match
+from stateside.games.scrambled_states.mode import ScrambledStatesMode, build_match
+from stateside.games.scrambled_states.panels import COMPUTER_NAMES
 from stateside.games.scrambled_states.rules import FACE_UP, Round, slap
 
 
