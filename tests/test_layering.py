@@ -28,7 +28,8 @@ def pure_modules() -> list[str]:
     for path in sorted(SRC.rglob("*.py")):
         rel = path.relative_to(SRC.parent).with_suffix("")
         parts = rel.parts
-        if parts[1] in ("engine", "geo", "data", "online") or (parts[1] == "games" and parts[-1] not in QT_MODULES):
+        pure = parts[1] in ("engine", "geo", "data", "online", "play")
+        if pure or (parts[1] == "games" and parts[-1] not in QT_MODULES):
             if parts[-1] == "__init__":
                 parts = parts[:-1]
             if parts[-1] == "build_atlas":   # the data pipeline imports geopandas, not Qt; not shipped use
@@ -51,6 +52,7 @@ def imports_of(path: Path) -> set[str]:
 def test_pure_modules_load_no_qt():
     mods = pure_modules()
     assert "stateside.engine.match" in mods and "stateside.games.ten_days.rules" in mods
+    assert "stateside.play.table" in mods and "stateside.play.flow" in mods
     code = ("import sys\n" + "".join(f"import {m}\n" for m in mods) +
             "qt = sorted(m for m in sys.modules if m.startswith('PySide6'))\n"
             "print(','.join(qt))")
@@ -83,7 +85,7 @@ def test_no_game_imports_another(game):
 
 
 def test_engine_geo_data_import_no_game_or_app():
-    for layer in ("engine", "geo", "data", "online"):
+    for layer in ("engine", "geo", "data", "online", "play"):
         for path in (SRC / layer).rglob("*.py"):
             for m in imports_of(path):
                 assert not m.startswith(("stateside.app", "stateside.board", "PySide6")), \
@@ -210,3 +212,20 @@ def test_engine_and_registry_import_no_game():
     for path in [*(SRC / "engine").rglob("*.py"), SRC / "registry.py"]:
         for m in imports_of(path):
             assert not m.startswith("stateside.games"), f"{path.relative_to(SRC)} imports {m}"
+
+
+def test_play_layer_sits_between_the_engine_and_the_modes():
+    """play (tables, flows) imports the engine, the registry and online's Qt-free pieces,
+    never Qt, the app or a game's mode; the engine and online import nothing of play."""
+    play = SRC / "play"
+    assert (play / "table.py").exists() and (play / "flow.py").exists()
+    for path in play.rglob("*.py"):
+        for m in imports_of(path):
+            assert not m.startswith(("PySide6", "stateside.app", "stateside.board")), \
+                f"{path.relative_to(SRC)} imports {m}"
+            assert not (m.startswith("stateside.games.") and m.split(".")[-1] in QT_MODULES), \
+                f"{path.relative_to(SRC)} imports the view {m}"
+    for layer in ("engine", "geo", "data"):
+        for path in (SRC / layer).rglob("*.py"):
+            assert not any(m.startswith("stateside.play") for m in imports_of(path)), \
+                f"{path.relative_to(SRC)} imports the play layer above it"

@@ -1,1 +1,3 @@
-"""The play layer: tables and flows between the engine and the Qt modes (no Qt here)."""
+"""The play layer: tables (local, replay, online) and flows (what comes next), no Qt.
+
+See README.md beside this file."""
