@@ -13,9 +13,17 @@ import stateside
 from stateside.engine.clock import planned_reactions
 from stateside.engine.match import Match
 from stateside.engine.protocol import CHANCE
-from stateside.errors import IllegalActionError
 from stateside.games.scrambled_states.rules import Action, Advance, ScrambledStates, no_match, slap
-from stateside.play.realtime import CHANCE_DUE, GameClock, RealtimeFlow, advance_to, due_by, next_due_ms
+from stateside.play.realtime import (
+    CHANCE_DUE,
+    GameClock,
+    RealtimeFlow,
+    RealtimeOnlineSource,
+    advance_to,
+    due_by,
+    next_due_ms,
+)
+from stateside.play.table import LocalSource, Table
 
 SRC = Path(stateside.__file__).parent
 
@@ -134,14 +142,17 @@ def test_the_game_clock_runs_only_while_started():
 def test_the_flow_pauses_resumes_and_says_when_to_look_again():
     mono = FakeMonotonic()
     match = computers(2)
-    flow = RealtimeFlow(match, mono)
+    table = Table(LocalSource(match))
+    heard = []
+    table.listen(heard.append)
+    flow = RealtimeFlow(table, mono)
     assert not flow.running and not flow.started and flow.wait_ms() is None
     assert flow.resume() and flow.running and flow.started
     due = next_due_ms(match)
     assert flow.wait_ms() == due - match.state.now()
     mono.s += 3.0
-    flow.advance()
-    assert match.state.now() == 3_000
+    done = flow.advance()
+    assert match.state.now() == 3_000 and done and heard == done   # the table's listeners hear each entry
     assert flow.pause() and not flow.running and flow.now() == 3_000
     mono.s += 60.0
     assert flow.advance() == [] and flow.now() == 3_000 and match.state.now() == 3_000   # time stands still
@@ -153,29 +164,91 @@ def test_the_flow_pauses_resumes_and_says_when_to_look_again():
 def test_a_persons_action_goes_in_at_the_clocks_time_and_a_refused_one_changes_nothing():
     match = Match(ScrambledStates, ["human", "ai:easy"], 4, ScrambledStates.default_setup(2))
     match.resolve_chance()
-    flow = RealtimeFlow(match, FakeMonotonic())
+    flow = RealtimeFlow(Table(LocalSource(match)), FakeMonotonic())
     flow.resume()
     flow.advance(next_due_ms(match))   # the die has landed
     g = match.state
     before = len(match.log)
-    with pytest.raises(IllegalActionError):
-        flow.act(no_match(0, g.now() + 5))   # not at the clock's time
-    assert len(match.log) == before
+    refused = flow.act(0, no_match(0, g.now() + 5))   # not at the clock's time
+    assert refused.kind == "refused" and refused.reason and len(match.log) == before
     right = g.matching_cards()
-    entry = flow.act(slap(0, right[0], g.now()) if right else no_match(0, g.now()))
-    assert entry.seat == 0 and match.log[before] is entry
+    done = flow.act(0, slap(0, right[0], g.now()) if right else no_match(0, g.now()))
+    assert done.kind == "accepted" and done.entry.seat == 0 and match.log[before] is done.entry
 
 
-def test_a_followed_table_is_not_driven_here():
-    """Online the referee's log is the game: the flow runs the display's time only."""
+def test_a_replay_and_an_online_table_are_not_driven_here():
+    """A replay stands still; online the referee's log is the game: the flow runs the
+    display's time only."""
     mono = FakeMonotonic()
     match = computers(9)
-    flow = RealtimeFlow(match, mono)
-    flow.show(match, follows=True)
+    table = Table(LocalSource(match))
+    flow = RealtimeFlow(table, mono)
+    table.start_replay(match, 5)
+    assert not flow.resume() and flow.wait_ms() is None
+    table.stop_replay()
+    table.go_online(RealtimeOnlineSource(FakeSession(), ScrambledStates, round_of=lambda g: 1))
+    table.source.match = match
     flow.follow(2_000, running=True)
     mono.s += 1.0
     before = len(match.log)
-    assert flow.now() == 3_000 and flow.advance() == [] and len(match.log) == before
+    assert flow.follows and flow.now() == 3_000 and flow.advance() == [] and len(match.log) == before
     assert flow.wait_ms() is None and not flow.pause() and not flow.resume() and flow.running
     flow.stop()
-    assert not flow.running and not flow.follows
+    assert not flow.running
+
+
+# --- online ----------------------------------------------------------------------------------
+class FakeSession:
+    seat, table = 0, "K7QX3M"
+
+    def __init__(self):
+        self.sent = []
+
+    def send(self, data, **fields) -> None:
+        self.sent.append((data, fields))
+
+
+def referee_views(match: Match, texts: dict[int, str] | None = None) -> dict:
+    """The view a referee sends seat 0 of a match's whole log (a game that hides nothing)."""
+    g = match.state
+    entries = [{"n": e.index, "seat": e.seat, "text": (texts or {}).get(e.index, e.text),
+                "action": g.action_to_json(e.action), "events": [ev.text for ev in e.events]} for e in match.log]
+    return {"status": "playing", "table": "K7QX3M", "n": len(entries), "entries": entries,
+            "observation": g.observation(0), "observed": {},
+            "info": {"seats": match.seats, "setup": match.initial_setup}}
+
+
+def test_an_online_race_is_followed_entry_by_entry_time_passing_and_all():
+    """engine.following applies the referee's entries, the clock's advances too (a real-time
+    game lists no timed action for any seat), so this screen's copy is the table's game."""
+    table_game = computers(13)
+    advance_to(table_game, 9_000)
+    assert not table_game.is_over() and len(table_game.log) > 25
+    void = next(e.index for e in table_game.log if isinstance(e.action, Advance))
+    source = RealtimeOnlineSource(FakeSession(), ScrambledStates, round_of=lambda g: g.round.number)
+    done = source.update(referee_views(table_game, {void: "Round 1 is void: the table changed referee mid-round."}))
+    assert done.started is not None and not done.disagreed
+    assert source.match.state.now() == table_game.state.now() == 9_000
+    assert source.match.state.observation(0) == table_game.state.observation(0)
+    assert len(done.entries) == len(table_game.log)
+    assert source.notes == {void: "Round 1 is void: the table changed referee mid-round."}   # the table's own words
+
+
+def test_an_online_move_goes_with_its_round_and_a_refusal_takes_back_the_oldest():
+    table_game = Match(ScrambledStates, ["human", "ai:easy"], 4, ScrambledStates.default_setup(2))
+    table_game.resolve_chance()
+    advance_to(table_game, next_due_ms(table_game))   # the die has landed
+    session = FakeSession()
+    source = RealtimeOnlineSource(session, ScrambledStates, round_of=lambda g: g.round.number)
+    table = Table(LocalSource(computers()))
+    table.go_online(source)
+    source.update(referee_views(table_game))
+    g = source.match.state
+    first = table.act(0, no_match(0, g.now()))
+    second = table.act(0, slap(0, g.face_up_cards()[0], g.now()))
+    assert first.kind == second.kind == "sent" and len(source.sent) == 2 and source.pending == 2
+    assert [fields for _, fields in session.sent] == [{"round": g.round.number}] * 2
+    assert source.sent[0][1] == ["no-match", 0, g.now()]
+    source.refused("stale: round 1 is over")
+    assert source.pending == 1 and source.sent[0][1][0] == "slap"
+    assert len(table_game.log) and source.match.log[-1].seat != 0   # nothing of ours went in

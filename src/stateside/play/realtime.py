@@ -12,11 +12,11 @@ game wherever it is played.
 `GameClock` maps a monotonic clock (seconds) onto the game's time axis (milliseconds); it
 runs only while started, so a paused game's time stands still.
 
-`RealtimeFlow` is what a real-time screen asks of the play layer: the game's time, pause
-and resume, the moment it should look again (`wait_ms`; the Qt layer only runs that
-timer) and a person's action at the moment the clock has reached. A table whose clock is
-another's (online: the referee's) is followed, not driven: its time only runs for the
-display. No Qt here.
+`RealtimeFlow` is what a real-time screen asks of the play layer about its play.Table: the
+game's time, pause and resume, the moment it should look again (`wait_ms`; the Qt layer
+only runs that timer) and a person's action at the moment the clock has reached. A table
+whose clock is another's (online: the referee's) is followed, not driven: its time only
+runs for the display; `RealtimeOnlineSource` is the online source a race needs. No Qt here.
 """
 from __future__ import annotations
 
@@ -24,9 +24,12 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
+from stateside.engine import clock
 from stateside.engine.clock import next_step
 from stateside.engine.log import LogEntry
-from stateside.engine.protocol import CHANCE, State
+from stateside.engine.match import Match
+from stateside.engine.protocol import CHANCE, State, sees
+from stateside.play.table import LOCAL, ONLINE, OnlineSource, OnlineUpdate, Result, Table
 
 MAX_STEPS = 10_000   # no clock brings more actions than this before a given time: a loop guard
 
@@ -42,11 +45,8 @@ class ChanceDue:
 CHANCE_DUE = ChanceDue()
 
 
-class ClockMatch(Protocol):
+class ClockMatch(clock.Match, Protocol):
     """What the clock loop reads of a match (engine.match.Match is one)."""
-    @property
-    def state(self) -> State: ...
-
     def is_over(self) -> bool: ...
 
 
@@ -121,23 +121,78 @@ class GameClock:
         return self.base_mono + (game_t - self.base_game) / 1000
 
 
+class RealtimeOnlineSource(OnlineSource):
+    """An online real-time table seen by one seat (play.table's OnlineSource, for a race).
+    Each move goes with the moment it is for (`round_of(state)`: the round in progress), so
+    the referee refuses one that arrives after that round is over instead of counting it in
+    the next; the moves sent and not yet confirmed are kept in order (`sent`: (round, action
+    JSON)); and where the table words an entry otherwise than the rules do here (a round
+    voided by a change of referee), its words are kept in `notes` (log index -> words)."""
+
+    def __init__(self, session: Any, rules: type[State], round_of: Callable[[State], Any],
+                 presence: Callable[[dict], str] | None = None):
+        super().__init__(session, rules, send=self._send, presence=presence)
+        self.round_of = round_of
+        self.sent: list[tuple[Any, Any]] = []
+        self.notes: dict[int, str] = {}
+
+    def _send(self, data: Any) -> None:
+        assert self.match is not None
+        number = self.round_of(self.match.state)
+        self.sent.append((number, data))
+        self.session.send(data, round=number)
+
+    def update(self, view: dict) -> OnlineUpdate:
+        done = super().update(view)
+        for entry in done.entries:
+            before = self.before.get(entry.index)
+            if before is None or self.seat is None or not sees(entry.audience, self.seat):
+                continue   # a move this seat did not see: the table's words are all it has
+            try:
+                own = before.action_to_string(entry.action)
+            except (ValueError, KeyError, TypeError, IndexError):
+                continue
+            if entry.text and entry.text != own:
+                self.notes[entry.index] = entry.text
+        del self.sent[:max(0, len(self.sent) - self.pending)]   # the oldest were confirmed
+        return done
+
+    def refused(self, reason: str) -> str:
+        """The referee refused our oldest move still unconfirmed; the others may still go in."""
+        if self.sent:
+            self.sent.pop(0)
+        self.pending = len(self.sent)
+        return f"The table refused that move: {reason}"
+
+
 class RealtimeFlow:
-    """A real-time game at one screen: its clock, and what comes next.
+    """A real-time game on a play.Table at one screen: its clock, and what comes next.
 
-    `match` is the match on screen. While the screen drives it (a game played here),
-    `advance(t)` runs its clock to game time t and `act(action)` takes a person's action;
-    `follows` is True where another runs the table's clock (online: the referee's log is
-    the game, so nothing is advanced here and the time only runs for the display). Every
-    method that needs the time takes it from the caller (`now` defaults to this flow's own
-    clock), so a screen, or a test, keeps one source of the game's time."""
+    The table's local game is driven here: `advance(t)` runs its clock to game time t (the
+    entries are announced to the table's listeners) and `act(seat, action)` takes a
+    person's action through the table. An online table is followed, not driven (the
+    referee's log is the game): its time only runs for the display, from the latest time
+    the table told (`follow`). A replay neither runs nor is driven. Every method that needs
+    the time takes it from the caller (`now` defaults to this flow's own clock), so a
+    screen, or a test, keeps one source of the game's time."""
 
-    def __init__(self, match=None, monotonic: Callable[[], float] = time.monotonic):
+    def __init__(self, table: Table, monotonic: Callable[[], float] = time.monotonic):
+        self.table = table
         self.clock = GameClock(monotonic)
-        self.match = match
         self.started = False   # the game has been started (Start pressed, a save resumed, a table sat at)
-        self.follows = False
-        if match is not None:
-            self.show(match)
+        self.reset()
+
+    @property
+    def match(self) -> Match | None:
+        return self.table.match
+
+    @property
+    def follows(self) -> bool:
+        """The table's clock is another's (online): nothing is advanced here."""
+        return self.table.kind == ONLINE
+
+    def _driven(self) -> bool:
+        return self.table.kind == LOCAL and self.match is not None
 
     # --- the clock -------------------------------------------------------------------------
     @property
@@ -148,14 +203,15 @@ class RealtimeFlow:
         """Game time in ms: it runs only while the game is running."""
         return self.clock.game_time()
 
-    def show(self, match, follows: bool = False) -> None:
-        """Put `match` on screen as it is, stopped, not yet started."""
-        self.match, self.follows, self.started = match, follows, False
-        self.clock.restart(match.state.now(), running=False)
+    def reset(self, started: bool = False) -> None:
+        """The table's game as it is now is on show, stopped (a new, loaded or finished game)."""
+        self.started = started
+        self.clock.restart(self.match.state.now() if self.match is not None else 0, running=False)
 
     def resume(self) -> bool:
-        """Start (or go on with) the game; False if there is nothing to run."""
-        if self.match is None or self.match.is_over() or self.running or self.follows:
+        """Start (or go on with) the local game; False if there is nothing to run here."""
+        m = self.match
+        if m is None or not self._driven() or m.is_over() or self.running:
             return False
         self.started = True
         self.clock.restart(self.clock.base_game)
@@ -164,7 +220,7 @@ class RealtimeFlow:
     def pause(self, now: int | None = None) -> bool:
         """Stop the clock at game time `now`, after everything due by then; False if it was
         not running here (a followed table's clock is not ours to stop)."""
-        if not self.running or self.follows:
+        if not self.running or not self._driven():
             return False
         now = self.now() if now is None else now
         self.advance(now)
@@ -172,34 +228,39 @@ class RealtimeFlow:
         return True
 
     def stop(self) -> None:
-        """Stop the clock where it is, driving nothing (a followed table was left)."""
-        self.follows = False
+        """Stop the clock where it is, whatever is on show (a table left, a replay opened)."""
         self.clock.stop()
 
     def follow(self, game_now: int, running: bool) -> None:
         """A followed table's latest time: the display runs on from it while `running`."""
-        self.follows, self.started = True, True
+        self.started = True
         self.clock.restart(game_now, running=running)
 
     # --- what comes next -------------------------------------------------------------------
     def advance(self, now: int | None = None) -> list[LogEntry]:
-        """Run the game to `now` (while it runs here); the entries logged on the way."""
-        if self.match is None or self.follows or not self.running:
+        """Run the local game to `now` (while it runs); the entries logged on the way."""
+        if not self.running or not self._driven():
             return []
-        return advance_to(self.match, self.now() if now is None else now)
+        done = advance_to(self.match, self.now() if now is None else now)
+        for entry in done:
+            self.table.announce(entry)
+        return done
 
     def wait_ms(self, now: int | None = None) -> int | None:
         """How long until the clock next brings something (the screen wakes then), or None
         when nothing will happen by itself (paused, over, followed, or nothing planned)."""
-        if self.match is None or self.follows or not self.running:
+        if not self.running or not self._driven():
             return None
         t = next_due_ms(self.match)
         return None if t is None else max(0, t - (self.now() if now is None else now))
 
-    def act(self, action) -> LogEntry:
-        """A person's action, at the game time the clock has reached (`advance` first, and
-        build the action with the match's time); IllegalActionError if the rules refuse it.
-        The chance draw a move brings about (the next center card) follows at once."""
-        entry = self.match.apply(action)
-        self.match.resolve_chance()
-        return entry
+    def act(self, seat: int | None, action) -> Result:
+        """A person's action through the table: at a local table, at the game time the clock
+        has reached (`advance` first, and build the action with the match's time), with the
+        chance draw it brings about (the next center card) at once; online, sent."""
+        result = self.table.act(seat, action)
+        m = self.match
+        if result.kind == "accepted" and m is not None and self._driven():
+            for entry in m.resolve_chance():
+                self.table.announce(entry)
+        return result

@@ -25,7 +25,7 @@ from stateside.app.mode import GameMode
 from stateside.app.movelog import NO_COLOUR, LogLine
 from stateside.app.turns import LogLinks
 from stateside.engine.match import LogEntry, Match
-from stateside.errors import IllegalActionError, SaveError
+from stateside.errors import SaveError
 from stateside.games.scrambled_states.cards import load_cards
 from stateside.games.scrambled_states.help import help_html
 from stateside.games.scrambled_states.map_items import MapMarks
@@ -39,10 +39,11 @@ from stateside.games.scrambled_states.panels import (
     SidePanel,
     build_match,
 )
-from stateside.games.scrambled_states.rules import FACE_UP, Event, ScrambledStates, buzz, no_match, slap
+from stateside.games.scrambled_states.rules import FACE_UP, ScrambledStates, buzz, no_match, slap
 from stateside.games.scrambled_states.widgets import WON_MS, CardTable
 from stateside.games.scrambled_states.words import entry_cards, final_table, log_line, reveal_text, scoreboard_html
-from stateside.play.realtime import RealtimeFlow
+from stateside.play.realtime import RealtimeFlow, RealtimeOnlineSource
+from stateside.play.table import ONLINE, ReplaySource, Table
 
 BUZZER_KEYS = (Qt.Key_A, Qt.Key_L)          # party play: player 1, player 2 (BUZZER_LABELS)
 ONLINE_NO_PAUSE = ("An online race cannot be paused: the table's clock runs for everyone. "
@@ -53,14 +54,16 @@ class ScrambledStatesMode(LogLinks, GameMode):
     game_id = "scrambled-states"
     title = "Scrambled States"
     rules = ScrambledStates
+    plays_online = True   # Game > Play online... seats a person at an online table here
+    replays = True        # Game > Replay... steps through a saved game here
 
     def __init__(self, board, parent=None):
         super().__init__(board, parent)
         self.cards = load_cards()
-        self.flow = RealtimeFlow()   # the game's clock and what it brings (play.realtime)
-        self.match: Match | None = None
-        self.replaying: Match | None = None   # the whole match a replay steps through
-        self._live: tuple | None = None       # (match, seen) put aside during a replay
+        # The game on show (local, a replay, an online table) and its clock (play.realtime).
+        self.play_table = Table()
+        self.flow = RealtimeFlow(self.play_table)
+        self._offline_started = False   # online: whether the game put aside had been started
         self.choice = {"seats": [list(s) for s in DEFAULT_SEATS], "target": 10, "practice": False}
         self.seen = 0          # log entries whose events the view has shown
         self.map_marks = MapMarks(board, self.cards)
@@ -72,20 +75,40 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.tick = QTimer(self, singleShot=True, timeout=self._on_tick)
         self.buzz_timer = QTimer(self, interval=100, timeout=self._show_buzz_countdown)
         self._make_log_and_replay_bar()
-        # Online (an OnlineSession while at a table; see attach_online): the referee's log is
-        # the game and the local clock only displays it.
-        self.online = None
-        self.online_sent: list[tuple[int, list, str]] = []   # our moves not yet confirmed: (round, json, words)
-        self.online_note = ""
-        self._online_started = False
-        self._offline: tuple[Match, bool] | None = None      # the game on screen before: (match, started)
         self._build()
         self.board.installEventFilter(self)
         self.start_game(build_match(self.choice, random.randrange(1 << 30)))
 
     @property
+    def match(self) -> Match | None:
+        """The match on show (a replay: the game at the move shown)."""
+        return self.play_table.match
+
+    @property
     def game(self) -> ScrambledStates | None:
         return self.match.state if self.match else None
+
+    @property
+    def replaying(self) -> Match | None:
+        """The whole match a replay steps through."""
+        return self.play_table.replaying
+
+    @property
+    def online(self):
+        """The session of the online table on show (None: none)."""
+        source = self.play_table.online
+        return source.session if source is not None else None
+
+    @property
+    def online_sent(self) -> list:
+        """Our moves sent to the online table, not yet confirmed: (round, action JSON)."""
+        source = self.play_table.online
+        return source.sent if isinstance(source, RealtimeOnlineSource) else []
+
+    @property
+    def _online_started(self) -> bool:
+        source = self.play_table.online
+        return source is not None and source.started
 
     # ---------------------------------------------------------------- layout
     def _build(self) -> None:
@@ -195,13 +218,13 @@ class ScrambledStatesMode(LogLinks, GameMode):
             self.tick.start(wait)
 
     # ---------------------------------------------------------------- game setup
-    def _show_match(self, match: Match, follows: bool = False) -> None:
+    def _show_match(self, match: Match) -> None:
         """Put `match` on screen as it is, stopped: the table, the move log, the clock."""
         self.tick.stop()
         if self.replaying is not None:
             self._end_replay()
-        self.match = match
-        self.flow.show(match, follows)
+        self.play_table.install(match)
+        self.flow.reset()
         self.won_timer.stop()
         self.recent, self.center_won, self.table.won, self.table.flashes = [], None, {}, {}
         self.pointed, self._pinned = None, None
@@ -238,27 +261,21 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.start_game(build_match(self.choice, random.randrange(1 << 30)))
 
     # ---------------------------------------------------------------- saving
-    def _live_match(self) -> Match | None:
-        return self._live[0] if self._live is not None else self.match
-
     def has_game(self) -> bool:
-        if self.online is not None:   # the autosave keeps the game played here before
-            return self._offline is not None and self._offline[1]
-        return self._live_match() is not None and self.started
+        """A game of this screen's worth keeping (online: the one put aside, if it was started)."""
+        started = self._offline_started if self.online is not None else self.started
+        return self.play_table.kept_match() is not None and started
 
     def game_in_progress(self) -> bool:
         """A game New or Open would throw away: not a finished one."""
-        match = self._live_match()
-        return self.has_game() and match is not None and not match.is_over()
+        return self.has_game() and self.play_table.in_progress()
 
     def save_state(self) -> dict | None:
-        if self.online is not None:   # this screen's copy of an online table is no game to resume
-            return self._offline[0].to_json() if self.has_game() else None
-        if self._live_match() is None or not self.started:
+        """The game kept here: never a replay, nor this screen's copy of an online table."""
+        if not self.has_game():
             return None
-        if self.replaying is None:
-            self.flow.advance(self.now())
-        return self._live_match().to_json()
+        self.flow.advance(self.now())   # a game running here: up to this moment
+        return self.play_table.save()
 
     def match_from_save(self, state: dict, where: str = "the save") -> Match:
         """A match from a save's body (Game > Open, Game > Replay...); SaveError naming `where`."""
@@ -291,7 +308,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
 
     def help_anchor(self) -> str:
         """F1 opens at the way to play on screen: party play, practice, else the top."""
-        m = self._live_match()
+        m = self.play_table.kept_match() if self.online is None else self.match
         settings = m.state.settings if m is not None else None
         if settings is None:
             return ""
@@ -365,10 +382,9 @@ class ScrambledStatesMode(LogLinks, GameMode):
             self._say(why)
             self._update()
             return
-        try:
-            self.flow.act(action)
-        except IllegalActionError as e:
-            self._say(str(e))
+        result = self.flow.act(action.player, action)
+        if not result.ok:
+            self._say(result.reason)
         self._update()
 
     def on_state_clicked(self, code: str) -> None:
@@ -384,31 +400,33 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.slap_card(code)
 
     # ---------------------------------------------------------------- online play
-    # A session (stateside.app.online.OnlineSession) has: seat, table, send(json, round=N),
-    # leave(), close() and the signals update(view), connection(bool), refused(str),
-    # ended(result). The referee runs the table's clock: its log (every deadline, every
-    # computer's slap, as entries) is applied here in order and the local clock only
-    # displays it; a person's move goes to the referee, which stamps it on arrival.
+    # A session (stateside.app.online.OnlineSession) feeds the table's RealtimeOnlineSource
+    # (play.realtime): the referee runs the table's clock, its log is the game, the local
+    # clock only displays it, and a person's move goes to the referee, which stamps it on
+    # arrival. This mode wires the session's signals and shows what the source says.
     def _people(self) -> list[int]:
         """The seats played at this screen (online: only ours)."""
-        if self.online is not None:
-            return [self.online.seat] if self.online.seat is not None else []
-        return self.match.humans() if self.match is not None else []
+        return self.play_table.people()
+
+    def _session_slots(self, session) -> list:
+        return [(session.update, self.online_update), (session.connection, self._online_connection),
+                (session.refused, self._online_refused), (session.ended, self._online_ended)]
 
     def attach_online(self, session) -> None:
+        from stateside.app.online import presence_note
+
         if self.online is not None:
             self.leave_online()
         if self.replaying is not None:
             self._end_replay()
         self.pause()   # the game here waits, as it was (the autosave keeps it)
-        self._offline = (self.match, self.started)
-        self.online = session
-        self.online_sent, self.online_note = [], ""
-        self._online_started = False
-        session.update.connect(self.online_update)
-        session.connection.connect(self._online_connection)
-        session.refused.connect(self._online_refused)
-        session.ended.connect(self._online_ended)
+        self._offline_started = self.started
+        source = RealtimeOnlineSource(session, self.rules, round_of=lambda g: g.round.number if g.round else None,
+                                      presence=presence_note)
+        self.play_table.go_online(source)
+        self.flow.stop()
+        for signal, slot in self._session_slots(session):
+            signal.connect(slot)
         self._set_banner("info", f"Online table {session.table}: waiting for the other players\u2026")
         self.status.emit(f"Online table {session.table}: you are seat {session.seat + 1}.")
         self._update()
@@ -416,77 +434,44 @@ class ScrambledStatesMode(LogLinks, GameMode):
     def leave_online(self, restore: bool = True) -> None:
         """Leave the table (the referee frees the seat and revokes its credentials; a game
         already over is only closed); back to the game played here before."""
-        session, self.online = self.online, None
+        session = self.online
         if session is None:
             return
-        for signal, slot in ((session.update, self.online_update), (session.connection, self._online_connection),
-                             (session.refused, self._online_refused), (session.ended, self._online_ended)):
+        for signal, slot in self._session_slots(session):
             signal.disconnect(slot)
         problem = session.leave()
         if problem:
             self.status.emit(f"Leaving the table {session.table}: {problem}")
-        self.online_sent, self.online_note = [], ""
         self.flow.stop()
-        offline, self._offline = self._offline, None
-        if restore and offline is not None:
-            match, started = offline
-            self._show_match(match)
-            self.started = started
+        self.play_table.leave_online(restore=restore)
+        if restore and self.match is not None:
+            self._show_match(self.match)
+            self.started = self._offline_started
             self._set_banner("info", f"You left the online table {session.table}. Back to your game"
-                             + (", paused: press Resume (or Space) to play on." if started else ": press Start."))
+                             + (", paused: press Resume (or Space) to play on." if self.started else ": press Start."))
             self._update()
             self.changed.emit()
 
     def online_update(self, view: dict) -> None:
-        """The seat's view from the referee: apply the entries not yet here, in order."""
-        if self.online is None:
+        """The seat's view from the referee: its entries not yet here, in order."""
+        source = self.play_table.online
+        if source is None or self.play_table.kind != ONLINE:
             return
-        info = view.get("info") or {}
-        if not self._online_started:   # the table's game replaces whatever was on screen
-            if "seats" not in info or "setup" not in info:
-                return   # the table's sync has not come yet
-            self._online_started = True
-            self._show_match(Match(self.rules, info["seats"], 0, info["setup"]), follows=True)
-        for entry in view["entries"][len(self.match.log):]:
-            if not self._online_entry(entry):
-                break
+        done = source.update(view)
+        if done.said:
+            self.status.emit(done.said)
+        if done.started is not None:   # the table's game replaces whatever was on screen
+            self._show_match(done.started)
+            self.seen = 0   # its moves so far are logged and told below, as they came
+            self.log_panel.set_lines([])
         g = self.game
+        if g is None:
+            return   # the table's sync has not come yet
         # the display runs on from the referee's latest time
-        self.flow.follow(g.now(), running=view["status"] == "playing" and not g.is_terminal())
+        self.flow.follow(g.now(), running=view.get("status") == "playing" and not done.waiting
+                         and not g.is_terminal())
         self._update()
-        if view["status"] == "lobby":   # a seat is empty: the referee's clock stands still
-            joined = {int(k) for k in (info.get("joined") or {})}
-            waiting = [g.name(s) for s in range(g.num_players)
-                       if s not in joined and info.get("seats", [])[s:s + 1] == ["human"]]
-            who = " and ".join(waiting) or "the other players"
-            self._set_banner("info", f"Online table {self.online.table}: waiting for {who}\u2026"
-                             + (" The game goes on when the seat is taken again (by the table code)."
-                                if len(self.match.log) > FACE_UP else ""))
         self.changed.emit()
-
-    def _online_entry(self, entry: dict) -> bool:
-        """One entry of the referee's log, applied here; False if this screen cannot follow."""
-        g = self.game
-        try:
-            # no move of this game is hidden from a seat; should one be, the first outcome stands in
-            if entry.get("hidden"):
-                outcomes = g.chance_outcomes()
-                action = outcomes[0][0] if outcomes else g.legal_actions(entry["seat"])[0]
-            else:
-                action = g.action_from_json(entry["action"])
-            done = self.match.apply(action)
-        except (IllegalActionError, ValueError, IndexError, KeyError, TypeError) as e:
-            self.status.emit(f"This screen could not follow the table at move {entry.get('n')}: {e}")
-            return False
-        note = entry.get("text")
-        if note and note != done.text and not entry.get("hidden"):
-            # The referee's own words on a move ("Round 2 is void: the table changed referee
-            # mid-round."): shown in the banner and the move log like the game's events.
-            r = self.game.round
-            done.events.append(Event(self.game.now(), "void", note, round=r.number if r else 0))
-        if entry.get("seat") == self.online.seat and self.online_sent:
-            self.online_sent.pop(0)   # the referee took our oldest move
-        return True
 
     def _online_act(self, make) -> None:
         """A person's slap or No Match: sent to the referee with the round it is for, and
@@ -504,55 +489,62 @@ class ScrambledStatesMode(LogLinks, GameMode):
             self._say("You slipped: you sit out the rest of this round.")
             return
         action = make(seat, g.now())   # the time is the referee's to stamp; this one is ignored
-        self._send_online(action, r.number)
-
-    def _send_online(self, action, round_number: int) -> None:
-        """Send our move for round `round_number` and show it as sent."""
-        g = self.game
-        data = g.action_to_json(action)
-        what = (f"your slap on {self.cards[action.card].name}" if action.kind == "slap" and action.card
-                else "your No Match" if action.kind == "no-match" else "your buzz")
-        self.online_sent.append((round_number, data, what))
-        self.online.send(data, round=round_number)
+        result = self.flow.act(seat, action)
+        if not result.ok:
+            self._say(result.reason)
+            return
         if action.kind == "slap" and action.card:
             self.table.flash([action.card], "#ffb703")
         self._update()
 
+    def _sent_words(self, data) -> str:
+        action = self.game.action_from_json(data)
+        if action.kind == "slap" and action.card:
+            return f"your slap on {self.cards[action.card].name}"
+        return "your No Match" if action.kind == "no-match" else "your buzz"
+
     def _show_online_state(self) -> None:
-        if self.online_note:
-            self._set_banner("slip", self.online_note)
+        source = self.play_table.online
+        if source is None:
+            return
+        if source.note:
+            self._set_banner("slip", source.note)
         elif self.online_sent:
-            _, _, what = self.online_sent[-1]
+            what = self._sent_words(self.online_sent[-1][1])
             self._set_banner("pending", f"Sent: {what}\u2026 (the table decides who was first)")
 
     def _online_refused(self, reason: str) -> None:
-        what = self.online_sent.pop(0)[2] if self.online_sent else "your move"
+        source = self.play_table.online
+        if source is None:
+            return
+        what = self._sent_words(self.online_sent[0][1]) if self.online_sent else "your move"
+        source.refused(reason)
         text = f"The table refused {what}: {reason}"
         self._set_banner("slip", text[0].upper() + text[1:])
         self.status.emit(text)
 
     def _online_connection(self, up: bool) -> None:
-        self.online_note = "" if up else "Connection lost: reconnecting\u2026"
-        if up:
-            self._set_banner("info", "Reconnected; caught up with the table.")
-            self.status.emit("Reconnected; caught up with the table.")
+        source = self.play_table.online
+        said = source.connection(up) if source is not None else None
+        if said:
+            self._set_banner("info", said)
+            self.status.emit(said)
         else:
             self._show_online_state()
 
     def _online_ended(self, result: dict) -> None:
         """The referee's whole log replaces this screen's copy: a finished game like any other."""
-        table = self.online.table if self.online else ""
+        source = self.play_table.online
+        if source is None:
+            return
+        match, said = source.ended(result)
         self.leave_online(restore=False)
-        match = Match.from_json(result["save"], "the online table's log")
         self._show_match(match)
         self.started = True
         over = [ev.text for entry in match.log for ev in entry.events if ev.kind == "game-over"]
         self._set_banner("game-over", (over[-1] if over else "The game is over.") + " Press New game to play again.")
         self._update()
-        if result.get("problem"):
-            self.status.emit(f"Online game {table} over, but it does not check out: {result['problem']}")
-        else:
-            self.status.emit(f"Online game {table} over; the deck's seed checks out.")
+        self.status.emit(said)
         self.changed.emit()
 
     # ---------------------------------------------------------------- keys
@@ -606,10 +598,16 @@ class ScrambledStatesMode(LogLinks, GameMode):
     def seat_colour(self, seat: int) -> str:
         return SEAT_COLOURS[seat % len(SEAT_COLOURS)] if seat >= 0 else NO_COLOUR
 
+    def _notes(self) -> dict[int, str]:
+        """The online table's own words on entries (a round voided by a change of referee)."""
+        source = self.play_table.online
+        return source.notes if isinstance(source, RealtimeOnlineSource) else {}
+
     def _lines(self, log: list[LogEntry], start: int = 0) -> list[LogLine]:
         lines = []
+        notes = self._notes()
         for i in range(start, len(log)):
-            said = log_line(log, i)
+            said = log_line(log, i, notes.get(i))
             if said is not None:
                 text, seat = said
                 lines.append(LogLine(i, seat, text, self.seat_colour(seat)))
@@ -657,9 +655,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.pause()
         self.tick.stop()
         self.won_timer.stop()
-        if self.replaying is None:
-            self._live = (self.match, self.seen)
-        self.replaying = match
+        self.play_table.start_replay(match)
         self.recent, self.center_won, self.table.won = [], None, {}
         self._pinned = None
         self._fill_log()
@@ -668,16 +664,13 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.changed.emit()
 
     def replay_to(self, n: int) -> None:
-        if self.replaying is None:
+        source = self.play_table.source
+        if not isinstance(source, ReplaySource):
             return
-        r = self.replaying
-        shown = Match(r.rules, r.seats, r.seed, r.initial_setup)
-        shown.log = r.log[:n]
-        shown.state = r.state_after(n)
-        self.match = shown
+        source.go(n)
         lines = [line.index for line in self.log_panel.lines() if line.index < n]
         self.log_panel.select_entry(lines[-1] if lines else None)
-        self.highlight_entry(r.log[n - 1] if n > 0 else None)
+        self.highlight_entry(source.whole.log[n - 1] if n > 0 else None)
         self._update()
 
     def stop_replay(self) -> None:
@@ -691,8 +684,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.changed.emit()
 
     def _end_replay(self) -> None:
-        self.replaying = None
-        (self.match, self.seen), self._live = self._live, None
+        self.play_table.stop_replay()
         self.pointed, self._pinned = None, None
         self.table.set_marks((), None)
         self.map_marks.forget()
@@ -732,7 +724,12 @@ class ScrambledStatesMode(LogLinks, GameMode):
 
     def _update(self) -> None:
         g = self.game
-        if g is None:
+        if g is None:   # an online table whose game has not come yet: nothing to press
+            for button in (self.start_button, self.new_button):
+                button.setVisible(self.online is None)
+            self.no_match_button.setEnabled(False)
+            self.center_card.show_card(None, "Waiting")
+            self.die.show_face(None)
             return
         if self.replaying is not None:
             self._draw_replay()
@@ -764,7 +761,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.start_button.setText("New game" if g.is_terminal() else "Pause" if self.running
                                   else "Resume" if self.started else "Start")
         self.new_button.setVisible(not g.is_terminal() and not online)
-        if online and (self.online_sent or self.online_note):
+        if online:
             self._show_online_state()
         barred = {p for p in range(g.num_players) if g.is_barred(p)} if live else set()
         people = self._people()
@@ -831,12 +828,16 @@ class ScrambledStatesMode(LogLinks, GameMode):
         """Show what happened since the last look: banner, flash on the cards, move log."""
         g = self.game
         log = self.match.log
-        new = [ev for entry in log[self.seen:] for ev in entry.events]
+        notes = self._notes()
+        new = [ev for entry in log[self.seen:] for ev in [*entry.events, notes.get(entry.index)] if ev is not None]
         for line in self._lines(log, self.seen):
             self.log_panel.append(line)
         self.seen = len(log)
         people = set(self._people())
         for ev in new:
+            if isinstance(ev, str):   # the table's own words: a round voided by a change of referee
+                self._set_banner("void", ev)
+                continue
             kind = ev.kind
             if kind == "reveal":
                 if self.recent or self.center_won or self.table.won:   # the race is on: show the real table

@@ -28,15 +28,16 @@ def reveal_text(face: str, center_name: str, buzz_keys: str = "") -> str:
     return text + (f" Buzz ({buzz_keys}), then pick." if buzz_keys else "")
 
 
-def log_line(log: list[LogEntry], i: int) -> tuple[str, int] | None:
+def log_line(log: list[LogEntry], i: int, note: str | None = None) -> tuple[str, int] | None:
     """Entry i of a match log as the move log shows it: (plain words, the seat it is
     coloured by, negative for the table's own), or None for an entry that shows nothing
     by itself: the clock running on, the deal's single cards, and the center card and the
-    die, which stay face down until the die lands (the round's line then names them)."""
+    die, which stay face down until the die lands (the round's line then names them).
+    `note`: an online table's own words on the entry (a round voided by a change of referee)."""
     entry = log[i]
     a = entry.action
     said = [ev for ev in entry.events if ev.kind not in ("pending", "buzz")]
-    texts = [ev.text for ev in said]
+    texts = [ev.text for ev in said] + ([note] if note else [])
     if isinstance(a, Action):   # what came of it names who did what; else the move itself, with its time
         return (" ".join(texts) if texts else entry.text + "."), a.player
     if isinstance(a, Turn):
