@@ -1,6 +1,7 @@
-"""The play layer's real time (stateside.play.realtime): the one clock loop, the game clock
-and the real-time flow, without Qt; and that the loop has one implementation, which both
-the screen (Scrambled States' mode) and the referee (online/realtime.py) run."""
+"""The play layer's real time (stateside.play.realtime): the one clock loop, the game clock,
+the real-time flow and the online source of a race, without Qt; and that the loop has one
+implementation, which both the screen (app/realtime.py, under Scrambled States' mode) and
+the referee (online/realtime.py) run."""
 from __future__ import annotations
 
 import ast
@@ -121,9 +122,11 @@ def test_the_loop_has_one_implementation():
     with_until = sorted(str(p.relative_to(SRC)) for p in SRC.rglob("*.py")
                         if any(k.arg == "until" for c in calls(p) for k in c.keywords))
     assert with_until == ["play/realtime.py"]
-    for user in ("games/scrambled_states/mode.py", "online/realtime.py"):
+    for user in ("app/realtime.py", "online/realtime.py"):   # the screens' driver and the referee
         text = (SRC / user).read_text(encoding="utf-8")
         assert "from stateside.play.realtime import" in text and not calls(SRC / user), user
+    mode = (SRC / "games/scrambled_states/mode.py").read_text(encoding="utf-8")
+    assert "(RealtimeMode)" in mode and "next_step" not in mode
 
 
 # --- the game clock and the flow -------------------------------------------------------------

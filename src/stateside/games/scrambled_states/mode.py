@@ -1,17 +1,12 @@
-"""Scrambled States on the shared map: a thin real-time view over a Match.
+"""Scrambled States on the shared map: a thin real-time view over a play.Table.
 
-The game's clock and what it brings are the play layer's (stateside.play.realtime's
-RealtimeFlow: time, the computers' slaps and the engine's deadlines reach the match
-through its one clock loop, up to the game time the clock has reached); a click or key
-press lets time pass to that moment and then applies the person's action. A single-shot
-QTimer wakes the view when the flow says the clock next brings something. The engine
-decides who wins; the view only draws what it says.
-
-A race has no turns, so this mode does not use TurnBasedMode's flow of turns, pass
-screen or undo; it shares the rest of the frame: the setup screen, the move log, the
-score table and replays (start_replay / replaying / match / match_from_save mean what
-they mean in stateside.app.turns). Its panels are in panels.py, its words in words.py,
-its marks on the map in map_items.py.
+What is below the view is app/realtime.py's RealtimeMode: the table (the game here, a
+replay, an online table), the play layer's real-time flow (the one clock loop brings time,
+the computers' slaps and the engine's deadlines up to the game time the clock has
+reached; a click or key press lets time pass to that moment, then the person's action
+goes in), pausing, saving, replays and online play. The engine decides who wins; this view
+builds its panels (panels.py), draws the table and the map (map_items.py), turns clicks
+and keys into actions and words what happened (words.py).
 """
 from __future__ import annotations
 
@@ -21,11 +16,9 @@ import random
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt, QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QVBoxLayout
 
-from stateside.app.mode import GameMode
 from stateside.app.movelog import NO_COLOUR, LogLine
-from stateside.app.turns import LogLinks
+from stateside.app.realtime import RealtimeMode
 from stateside.engine.match import LogEntry, Match
-from stateside.errors import SaveError
 from stateside.games.scrambled_states.cards import load_cards
 from stateside.games.scrambled_states.help import help_html
 from stateside.games.scrambled_states.map_items import MapMarks
@@ -42,73 +35,33 @@ from stateside.games.scrambled_states.panels import (
 from stateside.games.scrambled_states.rules import FACE_UP, ScrambledStates, buzz, no_match, slap
 from stateside.games.scrambled_states.widgets import WON_MS, CardTable
 from stateside.games.scrambled_states.words import entry_cards, final_table, log_line, reveal_text, scoreboard_html
-from stateside.play.realtime import RealtimeFlow, RealtimeOnlineSource
-from stateside.play.table import ONLINE, ReplaySource, Table
 
 BUZZER_KEYS = (Qt.Key_A, Qt.Key_L)          # party play: player 1, player 2 (BUZZER_LABELS)
-ONLINE_NO_PAUSE = ("An online race cannot be paused: the table's clock runs for everyone. "
-                   "Game \u203a Leave the online table to stop.")
 
 
-class ScrambledStatesMode(LogLinks, GameMode):
+class ScrambledStatesMode(RealtimeMode):
     game_id = "scrambled-states"
     title = "Scrambled States"
     rules = ScrambledStates
-    plays_online = True   # Game > Play online... seats a person at an online table here
-    replays = True        # Game > Replay... steps through a saved game here
 
     def __init__(self, board, parent=None):
         super().__init__(board, parent)
         self.cards = load_cards()
-        # The game on show (local, a replay, an online table) and its clock (play.realtime).
-        self.play_table = Table()
-        self.flow = RealtimeFlow(self.play_table)
-        self._offline_started = False   # online: whether the game put aside had been started
         self.choice = {"seats": [list(s) for s in DEFAULT_SEATS], "target": 10, "practice": False}
-        self.seen = 0          # log entries whose events the view has shown
         self.map_marks = MapMarks(board, self.cards)
         self.recent: list[tuple[str, str, str]] = []        # just-won states on the map: (code, caption, colour)
         self.center_won: tuple[str, str, str] | None = None  # the center card just won on Hand or No Match
         self.pointed: tuple[list[str], str] | None = None    # a log line's cards, shown in its player's colour
         self._pinned: int | None = None                      # a log line clicked: its move stays shown
         self.won_timer = QTimer(self, singleShot=True, timeout=self._end_won)
-        self.tick = QTimer(self, singleShot=True, timeout=self._on_tick)
         self.buzz_timer = QTimer(self, interval=100, timeout=self._show_buzz_countdown)
-        self._make_log_and_replay_bar()
         self._build()
         self.board.installEventFilter(self)
         self.start_game(build_match(self.choice, random.randrange(1 << 30)))
 
     @property
-    def match(self) -> Match | None:
-        """The match on show (a replay: the game at the move shown)."""
-        return self.play_table.match
-
-    @property
     def game(self) -> ScrambledStates | None:
         return self.match.state if self.match else None
-
-    @property
-    def replaying(self) -> Match | None:
-        """The whole match a replay steps through."""
-        return self.play_table.replaying
-
-    @property
-    def online(self):
-        """The session of the online table on show (None: none)."""
-        source = self.play_table.online
-        return source.session if source is not None else None
-
-    @property
-    def online_sent(self) -> list:
-        """Our moves sent to the online table, not yet confirmed: (round, action JSON)."""
-        source = self.play_table.online
-        return source.sent if isinstance(source, RealtimeOnlineSource) else []
-
-    @property
-    def _online_started(self) -> bool:
-        source = self.play_table.online
-        return source is not None and source.started
 
     # ---------------------------------------------------------------- layout
     def _build(self) -> None:
@@ -162,80 +115,25 @@ class ScrambledStatesMode(LogLinks, GameMode):
         die = int(min(96, max(68, center_w * 0.66)))
         self.die.setFixedSize(die, die)
 
-    # ---------------------------------------------------------------- the clock
-    def now(self) -> int:
-        """Game time in ms: it runs only while the game is running."""
-        return self.flow.now()
-
-    @property
-    def running(self) -> bool:
-        return self.flow.running
-
-    @property
-    def started(self) -> bool:
-        return self.flow.started
-
-    @started.setter
-    def started(self, value: bool) -> None:
-        self.flow.started = value
-
-    def toggle_run(self) -> None:
-        if self.online is not None:
-            self._say(ONLINE_NO_PAUSE if self._online_started else self.banner.text())
-        elif self.replaying is not None:
-            self._say("This is a replay: close it to play on.")
-        elif self.game is None or self.game.is_terminal():
-            self.new_game()
-        elif self.running:
-            self.pause()
-        else:
-            self.resume()
-
-    def resume(self) -> None:
-        if self.replaying is not None or not self.flow.resume():
-            return
-        self._set_banner("info", "Go! Watch the die." if self.game.phase == "rolling" else "Play on!")
-        self._update()
-
-    def pause(self) -> None:
-        if not self.flow.pause(self.now()):   # online, the table's clock is the referee's
-            return
-        self.tick.stop()
-        if self.match is not None and self.match.is_over():
-            self._update()   # a finished game has nothing to resume
-            return
-        self._set_banner("info", "Paused. Press Resume (or Space) to play on.")
-        self._update()
-
-    def _on_tick(self) -> None:
-        self.flow.advance(self.now())
-        self._update()
-
-    def _schedule(self) -> None:
-        self.tick.stop()
-        wait = self.flow.wait_ms(self.now()) if self.replaying is None else None
-        if wait is not None:
-            self.tick.start(wait)
-
     # ---------------------------------------------------------------- game setup
-    def _show_match(self, match: Match) -> None:
-        """Put `match` on screen as it is, stopped: the table, the move log, the clock."""
-        self.tick.stop()
-        if self.replaying is not None:
-            self._end_replay()
-        self.play_table.install(match)
-        self.flow.reset()
+    def on_show(self) -> None:
+        """Another game (or replay) on show: no won cards, pointed moves or map marks of the last."""
         self.won_timer.stop()
         self.recent, self.center_won, self.table.won, self.table.flashes = [], None, {}, {}
         self.pointed, self._pinned = None, None
         self.table.set_marks((), None)
-        self.seen = len(match.log)
-        self._fill_log()
         self.map_marks.forget()
+
+    def on_resume(self) -> None:
+        self.set_banner("info", "Go! Watch the die." if self.game.phase == "rolling" else "Play on!")
+
+    def on_ended(self) -> None:
+        over = [ev.text for entry in self.match.log for ev in entry.events if ev.kind == "game-over"]
+        self.set_banner("game-over", (over[-1] if over else "The game is over.") + " Press New game to play again.")
 
     def start_game(self, match: Match) -> None:
         match.resolve_chance()   # the deal: 15 cards, the center card and the die
-        self._show_match(match)
+        self.show_match(match)
         settings = self.game.settings
         party = bool(settings.buzzer_seats)
         keys = " and ".join(f"{settings.players[s].split(' (')[0]} presses {BUZZER_LABELS[i]}"
@@ -244,14 +142,14 @@ class ScrambledStatesMode(LogLinks, GameMode):
                f"{settings.buzz_window_ms / 1000:g} s." if party else
                "Click a matching state on the map or its card below; Space for No Match.")
         untimed = " Rounds are untimed." if not settings.round_limit_ms else ""
-        self._set_banner("info", f"First to {settings.target} cards wins.{untimed} {how} Press Start when ready.")
+        self.set_banner("info", f"First to {settings.target} cards wins.{untimed} {how} Press Start when ready.")
         self.status.emit(f"New game of Scrambled States: first to {settings.target} cards wins.")
-        self._update()
+        self.refresh()
         self.changed.emit()
 
     def new_game(self) -> None:
         if self.online is not None:
-            self._say(f"You are at the online table {self.online.table}: Game \u203a Leave the online table first.")
+            self.say(f"You are at the online table {self.online.table}: Game \u203a Leave the online table first.")
             return
         self.pause()   # a dialog over a real-time game: the clock stops
         dialog = ScrambledSetup(self.choice, self)
@@ -260,51 +158,10 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.choice = dialog.choice()
         self.start_game(build_match(self.choice, random.randrange(1 << 30)))
 
-    # ---------------------------------------------------------------- saving
-    def has_game(self) -> bool:
-        """A game of this screen's worth keeping (online: the one put aside, if it was started)."""
-        started = self._offline_started if self.online is not None else self.started
-        return self.play_table.kept_match() is not None and started
-
-    def game_in_progress(self) -> bool:
-        """A game New or Open would throw away: not a finished one."""
-        return self.has_game() and self.play_table.in_progress()
-
-    def save_state(self) -> dict | None:
-        """The game kept here: never a replay, nor this screen's copy of an online table."""
-        if not self.has_game():
-            return None
-        self.flow.advance(self.now())   # a game running here: up to this moment
-        return self.play_table.save()
-
-    def match_from_save(self, state: dict, where: str = "the save") -> Match:
-        """A match from a save's body (Game > Open, Game > Replay...); SaveError naming `where`."""
-        if not isinstance(state, dict) or state.get("game") != self.game_id:
-            raise SaveError(f"{where}: this is not a saved game of {self.title}")
-        return Match.from_json(state, where)
-
-    def load_state(self, state: dict) -> None:
-        match = self.match_from_save(state, "Scrambled States save")   # the game is replaced only once it loaded
-        if self.online is not None:
-            self.leave_online(restore=False)
-        self.start_game(match)
-        self.started = True
-        self._say("Game resumed where you left it. Press Resume (or Space) when ready.")   # panel and status bar agree
-        self._update()
-
     # ---------------------------------------------------------------- mode hooks
     def on_activate(self) -> None:
         self.map_marks.forget()
-        self._update()
-
-    def on_deactivate(self) -> None:
-        self.pause()
-        if self.replay_bar.playing():
-            self.replay_bar.toggle_play()
-
-    def on_modal(self, opened: bool) -> None:
-        if opened:   # a dialog over a real-time game: stop the clock; the player resumes
-            self.pause()
+        self.refresh()
 
     def help_anchor(self) -> str:
         """F1 opens at the way to play on screen: party play, practice, else the top."""
@@ -335,25 +192,25 @@ class ScrambledStatesMode(LogLinks, GameMode):
         if g is None:
             return
         if self.replaying is not None:
-            self._say("This is a replay: close it (Esc) to play on.")
+            self.say("This is a replay: close it (Esc) to play on.")
             return
         if g.is_terminal():
-            self._say("The game is over: start a new one.")
+            self.say("The game is over: start a new one.")
             return
         if self.online is not None:
             self._online_act(make)
             return
         if not self.running:
-            self._say("Press Start (or Space) first." if not self.started
+            self.say("Press Start (or Space) first." if not self.started
                       else "The game is paused: press Resume (or Space).")
             return
-        self.flow.advance(self.now())
+        self.advance()
         player = self._actor()
         if player is None:
             keys = " or ".join(BUZZER_LABELS)
-            self._say(f"Buzz first: press your buzzer key ({keys}), then pick.")
+            self.say(f"Buzz first: press your buzzer key ({keys}), then pick.")
             return
-        self._apply(make(player, g.now()))
+        self.act(player, make(player, g.now()))
 
     def slap_card(self, code: str) -> None:
         self._human_act(lambda p, t: slap(p, code, t))
@@ -370,182 +227,52 @@ class ScrambledStatesMode(LogLinks, GameMode):
         if g is None or index >= len(g.settings.buzzer_seats) or self.replaying is not None or self.online:
             return
         if not self.running:
-            self._say("Press Start (or Space) first.")
+            self.say("Press Start (or Space) first.")
             return
-        self.flow.advance(self.now())
-        self._apply(buzz(g.settings.buzzer_seats[index], g.now()))
-
-    def _apply(self, action) -> None:
-        """A person's action, at the game time the clock has reached."""
-        why = self.guard_refusal(action)
-        if why is not None:   # a tutorial waits for another action: explained, not applied
-            self._say(why)
-            self._update()
-            return
-        result = self.flow.act(action.player, action)
-        if not result.ok:
-            self._say(result.reason)
-        self._update()
+        self.advance()
+        seat = g.settings.buzzer_seats[index]
+        self.act(seat, buzz(seat, g.now()))
 
     def on_state_clicked(self, code: str) -> None:
         g = self.game
         if g is None:
             return
         if self.replaying is not None:
-            self._say("This is a replay: close it (Esc) to play on.")
+            self.say("This is a replay: close it (Esc) to play on.")
             return
         if code not in g.face_up_cards() and code != g.center:
-            self._say(f"{self.cards[code].name} is not on the table: slap one of the outlined states.")
+            self.say(f"{self.cards[code].name} is not on the table: slap one of the outlined states.")
             return
         self.slap_card(code)
 
     # ---------------------------------------------------------------- online play
-    # A session (stateside.app.online.OnlineSession) feeds the table's RealtimeOnlineSource
-    # (play.realtime): the referee runs the table's clock, its log is the game, the local
-    # clock only displays it, and a person's move goes to the referee, which stamps it on
-    # arrival. This mode wires the session's signals and shows what the source says.
-    def _people(self) -> list[int]:
-        """The seats played at this screen (online: only ours)."""
-        return self.play_table.people()
-
-    def _session_slots(self, session) -> list:
-        return [(session.update, self.online_update), (session.connection, self._online_connection),
-                (session.refused, self._online_refused), (session.ended, self._online_ended)]
-
-    def attach_online(self, session) -> None:
-        from stateside.app.online import presence_note
-
-        if self.online is not None:
-            self.leave_online()
-        if self.replaying is not None:
-            self._end_replay()
-        self.pause()   # the game here waits, as it was (the autosave keeps it)
-        self._offline_started = self.started
-        source = RealtimeOnlineSource(session, self.rules, round_of=lambda g: g.round.number if g.round else None,
-                                      presence=presence_note)
-        self.play_table.go_online(source)
-        self.flow.stop()
-        for signal, slot in self._session_slots(session):
-            signal.connect(slot)
-        self._set_banner("info", f"Online table {session.table}: waiting for the other players\u2026")
-        self.status.emit(f"Online table {session.table}: you are seat {session.seat + 1}.")
-        self._update()
-
-    def leave_online(self, restore: bool = True) -> None:
-        """Leave the table (the referee frees the seat and revokes its credentials; a game
-        already over is only closed); back to the game played here before."""
-        session = self.online
-        if session is None:
-            return
-        for signal, slot in self._session_slots(session):
-            signal.disconnect(slot)
-        problem = session.leave()
-        if problem:
-            self.status.emit(f"Leaving the table {session.table}: {problem}")
-        self.flow.stop()
-        self.play_table.leave_online(restore=restore)
-        if restore and self.match is not None:
-            self._show_match(self.match)
-            self.started = self._offline_started
-            self._set_banner("info", f"You left the online table {session.table}. Back to your game"
-                             + (", paused: press Resume (or Space) to play on." if self.started else ": press Start."))
-            self._update()
-            self.changed.emit()
-
-    def online_update(self, view: dict) -> None:
-        """The seat's view from the referee: its entries not yet here, in order."""
-        source = self.play_table.online
-        if source is None or self.play_table.kind != ONLINE:
-            return
-        done = source.update(view)
-        if done.said:
-            self.status.emit(done.said)
-        if done.started is not None:   # the table's game replaces whatever was on screen
-            self._show_match(done.started)
-            self.seen = 0   # its moves so far are logged and told below, as they came
-            self.log_panel.set_lines([])
-        g = self.game
-        if g is None:
-            return   # the table's sync has not come yet
-        # the display runs on from the referee's latest time
-        self.flow.follow(g.now(), running=view.get("status") == "playing" and not done.waiting
-                         and not g.is_terminal())
-        self._update()
-        self.changed.emit()
-
     def _online_act(self, make) -> None:
         """A person's slap or No Match: sent to the referee with the round it is for, and
         shown as sent until the referee's entry (or its refusal) comes back."""
         g = self.game
         seat = self.online.seat
-        if not self._online_started or not self.running:
-            self._say(self.banner.text() if not self._online_started else "The table is waiting for a player.")
+        if not self.online_started or not self.running:
+            self.say(self.banner.text() if not self.online_started else "The table is waiting for a player.")
             return
         r = g.round
         if r is None or g.to_draw:
-            self._say("Wait for the next card and the die.")
+            self.say("Wait for the next card and the die.")
             return
         if g.is_barred(seat):   # the referee's own entry barred us: no need to ask it
-            self._say("You slipped: you sit out the rest of this round.")
+            self.say("You slipped: you sit out the rest of this round.")
             return
         action = make(seat, g.now())   # the time is the referee's to stamp; this one is ignored
-        result = self.flow.act(seat, action)
-        if not result.ok:
-            self._say(result.reason)
-            return
-        if action.kind == "slap" and action.card:
+        if self.act(seat, action) and action.kind == "slap" and action.card:
             self.table.flash([action.card], "#ffb703")
-        self._update()
 
-    def _sent_words(self, data) -> str:
+    def online_round(self, state):
+        return state.round.number if state.round is not None else None
+
+    def sent_words(self, data) -> str:
         action = self.game.action_from_json(data)
         if action.kind == "slap" and action.card:
             return f"your slap on {self.cards[action.card].name}"
         return "your No Match" if action.kind == "no-match" else "your buzz"
-
-    def _show_online_state(self) -> None:
-        source = self.play_table.online
-        if source is None:
-            return
-        if source.note:
-            self._set_banner("slip", source.note)
-        elif self.online_sent:
-            what = self._sent_words(self.online_sent[-1][1])
-            self._set_banner("pending", f"Sent: {what}\u2026 (the table decides who was first)")
-
-    def _online_refused(self, reason: str) -> None:
-        source = self.play_table.online
-        if source is None:
-            return
-        what = self._sent_words(self.online_sent[0][1]) if self.online_sent else "your move"
-        source.refused(reason)
-        text = f"The table refused {what}: {reason}"
-        self._set_banner("slip", text[0].upper() + text[1:])
-        self.status.emit(text)
-
-    def _online_connection(self, up: bool) -> None:
-        source = self.play_table.online
-        said = source.connection(up) if source is not None else None
-        if said:
-            self._set_banner("info", said)
-            self.status.emit(said)
-        else:
-            self._show_online_state()
-
-    def _online_ended(self, result: dict) -> None:
-        """The referee's whole log replaces this screen's copy: a finished game like any other."""
-        source = self.play_table.online
-        if source is None:
-            return
-        match, said = source.ended(result)
-        self.leave_online(restore=False)
-        self._show_match(match)
-        self.started = True
-        over = [ev.text for entry in match.log for ev in entry.events if ev.kind == "game-over"]
-        self._set_banner("game-over", (over[-1] if over else "The game is over.") + " Press New game to play again.")
-        self._update()
-        self.status.emit(said)
-        self.changed.emit()
 
     # ---------------------------------------------------------------- keys
     def eventFilter(self, obj, event) -> bool:
@@ -567,7 +294,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
         typing = self.board.is_typing()
         if key == Qt.Key_Space and not typing:
             if self.game.is_terminal():
-                self._say("The game is over: press New game to play again.")
+                self.say("The game is over: press New game to play again.")
             elif not self.started or not self.running:
                 self.toggle_run()
             else:
@@ -598,14 +325,9 @@ class ScrambledStatesMode(LogLinks, GameMode):
     def seat_colour(self, seat: int) -> str:
         return SEAT_COLOURS[seat % len(SEAT_COLOURS)] if seat >= 0 else NO_COLOUR
 
-    def _notes(self) -> dict[int, str]:
-        """The online table's own words on entries (a round voided by a change of referee)."""
-        source = self.play_table.online
-        return source.notes if isinstance(source, RealtimeOnlineSource) else {}
-
     def _lines(self, log: list[LogEntry], start: int = 0) -> list[LogLine]:
         lines = []
-        notes = self._notes()
+        notes = self.notes()
         for i in range(start, len(log)):
             said = log_line(log, i, notes.get(i))
             if said is not None:
@@ -619,7 +341,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
         said = log_line(log, entry.index)
         return said[0] if said else ""
 
-    def _fill_log(self) -> None:
+    def fill_log(self) -> None:
         shown = self.replaying or self.match
         self.log_panel.set_lines(self._lines(shown.log) if shown is not None else [])
 
@@ -646,54 +368,6 @@ class ScrambledStatesMode(LogLinks, GameMode):
             self.map_marks.forget()
             self._draw_map()
 
-    # ---------------------------------------------------------------- replays
-    def start_replay(self, match: Match) -> None:
-        """Step through `match` on this board, read-only; the game in progress waits, paused."""
-        if self.online is not None:   # the table goes on: a replay would hide it
-            self._say("A replay waits until the online game is over (or you leave the table).")
-            return
-        self.pause()
-        self.tick.stop()
-        self.won_timer.stop()
-        self.play_table.start_replay(match)
-        self.recent, self.center_won, self.table.won = [], None, {}
-        self._pinned = None
-        self._fill_log()
-        self.replay_bar.start(len(match.log), "Replay")   # the bar shares the map's width: a short title
-        self.status.emit("Replay: Left and Right step through the moves; Esc goes back to the game.")
-        self.changed.emit()
-
-    def replay_to(self, n: int) -> None:
-        source = self.play_table.source
-        if not isinstance(source, ReplaySource):
-            return
-        source.go(n)
-        lines = [line.index for line in self.log_panel.lines() if line.index < n]
-        self.log_panel.select_entry(lines[-1] if lines else None)
-        self.highlight_entry(source.whole.log[n - 1] if n > 0 else None)
-        self._update()
-
-    def stop_replay(self) -> None:
-        if self.replaying is None:
-            return
-        self._end_replay()
-        self._set_banner("info", "Back to your game, paused. Press Resume (or Space) to play on."
-                         if not self.game.is_terminal() else "Back to the finished game.")
-        self.status.emit("Back to the game.")
-        self._update()
-        self.changed.emit()
-
-    def _end_replay(self) -> None:
-        self.play_table.stop_replay()
-        self.pointed, self._pinned = None, None
-        self.table.set_marks((), None)
-        self.map_marks.forget()
-        self._fill_log()
-        if self.replay_bar.isVisible():
-            self.replay_bar.blockSignals(True)
-            self.replay_bar.close_replay()
-            self.replay_bar.blockSignals(False)
-
     # ---------------------------------------------------------------- the end
     def final_table(self) -> tuple[list[str], list[list]]:
         """Columns and rows of the score table: cards won and slips, a row a player."""
@@ -715,14 +389,10 @@ class ScrambledStatesMode(LogLinks, GameMode):
             self.replay_button.setVisible(self.replaying is None)
 
     # ---------------------------------------------------------------- drawing
-    def _say(self, text: str) -> None:
-        self.status.emit(text)
-        self._set_banner("info", text)
-
-    def _set_banner(self, kind: str, text: str) -> None:
+    def set_banner(self, kind: str, text: str) -> None:
         self.side_panel.set_banner(kind, text)
 
-    def _update(self) -> None:
+    def refresh(self) -> None:
         g = self.game
         if g is None:   # an online table whose game has not come yet: nothing to press
             for button in (self.start_button, self.new_button):
@@ -762,15 +432,15 @@ class ScrambledStatesMode(LogLinks, GameMode):
                                   else "Resume" if self.started else "Start")
         self.new_button.setVisible(not g.is_terminal() and not online)
         if online:
-            self._show_online_state()
+            self.show_online_state()
         barred = {p for p in range(g.num_players) if g.is_barred(p)} if live else set()
-        people = self._people()
+        people = self.people()
         faded = set(g.face_up_cards()) if (barred and all(p in barred for p in people)) else set()
         self.table.setCursor(Qt.PointingHandCursor)
         self._draw_table(barred, faded, show_center=self.running and phase in ("open", "closing"))
         if g.buzz_holder() is not None and not self.buzz_timer.isActive():
             self.buzz_timer.start()
-        self._schedule()
+        self.schedule()
         self.changed.emit()
 
     def _draw_table(self, barred: set[int], faded: set[str], show_center: bool) -> None:
@@ -786,7 +456,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
         if self.online is not None and self.replaying is None:   # the code others join by
             self.round_label.setText(self.round_label.text() + f"<br>Table <b>{html.escape(self.online.table)}</b>")
         self.table.set_slots(g.face_up, faded)
-        self.scoreboard.setText(scoreboard_html(g, barred, self._people(),
+        self.scoreboard.setText(scoreboard_html(g, barred, self.people(),
                                                 [self.seat_colour(p) for p in range(g.num_players)]))
         self._show_final(g.is_terminal())
         self._draw_map(show_center)
@@ -810,7 +480,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
         self.new_button.setVisible(True)
         entry = self.match.log[-1] if n else None
         what = (self.log_text(entry) or entry.text + ".") if entry else "The table before the deal."
-        self._set_banner("replay", f"Replay, move {n} of {total}: {what}")
+        self.set_banner("replay", f"Replay, move {n} of {total}: {what}")
         barred = {p for p in range(g.num_players) if g.is_barred(p)} if revealed else set()
         self.table.setCursor(Qt.ArrowCursor)
         self._draw_table(barred, set(), show_center=revealed)
@@ -828,15 +498,15 @@ class ScrambledStatesMode(LogLinks, GameMode):
         """Show what happened since the last look: banner, flash on the cards, move log."""
         g = self.game
         log = self.match.log
-        notes = self._notes()
+        notes = self.notes()
         new = [ev for entry in log[self.seen:] for ev in [*entry.events, notes.get(entry.index)] if ev is not None]
         for line in self._lines(log, self.seen):
             self.log_panel.append(line)
         self.seen = len(log)
-        people = set(self._people())
+        people = set(self.people())
         for ev in new:
             if isinstance(ev, str):   # the table's own words: a round voided by a change of referee
-                self._set_banner("void", ev)
+                self.set_banner("void", ev)
                 continue
             kind = ev.kind
             if kind == "reveal":
@@ -845,22 +515,22 @@ class ScrambledStatesMode(LogLinks, GameMode):
                     self.recent, self.center_won = [], None
                     self.table.end_won()
                 keys = " or ".join(BUZZER_LABELS[:len(g.settings.buzzer_seats)])
-                self._set_banner("info", reveal_text(ev.face, self.cards[ev.center].name, keys))
+                self.set_banner("info", reveal_text(ev.face, self.cards[ev.center].name, keys))
                 continue
             if kind in ("win", "hand", "no-match"):
-                self._set_banner(kind if set(ev.players) & people else "lost", ev.text)
+                self.set_banner(kind if set(ev.players) & people else "lost", ev.text)
                 self._show_won(ev)
             elif kind == "tie":
-                self._set_banner("tie", ev.text)
+                self.set_banner("tie", ev.text)
                 self._show_won(ev)
             elif kind in ("slip", "buzz-timeout"):
-                self._set_banner("slip", ev.text)
+                self.set_banner("slip", ev.text)
                 self.table.flash(ev.cards, "#e63946")
             elif kind == "game-over":
-                self._set_banner("game-over", ev.text + " Press New game to play again.")
+                self.set_banner("game-over", ev.text + " Press New game to play again.")
                 self.status.emit(ev.text)
             elif kind in ("void", "buzz", "pending"):
-                self._set_banner(kind, ev.text)
+                self.set_banner(kind, ev.text)
                 if kind == "pending":   # the slapped card lights up at once, before the tie window closes
                     self.table.flash(ev.cards, "#ffb703")
         if g.buzz_holder() is None and self.buzz_timer.isActive():
@@ -898,7 +568,7 @@ class ScrambledStatesMode(LogLinks, GameMode):
 
     def _end_won(self) -> None:
         self.recent, self.center_won = [], None
-        self._update()
+        self.refresh()
 
     def _show_buzz_countdown(self) -> None:
         g = self.game
@@ -906,4 +576,4 @@ class ScrambledStatesMode(LogLinks, GameMode):
             self.buzz_timer.stop()
             return
         left = max(0, g.buzz_deadline() - self.now()) / 1000
-        self._set_banner("buzz", f"{g.name(g.buzz_holder())} buzzed: pick a card or No Match \u2013 {left:.1f} s")
+        self.set_banner("buzz", f"{g.name(g.buzz_holder())} buzzed: pick a card or No Match \u2013 {left:.1f} s")
