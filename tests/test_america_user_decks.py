@@ -254,7 +254,7 @@ def test_an_online_table_s_log_replays_on_the_bundled_deck_with_a_deck_added(qtb
                    {"players": ["Ann", "Bob"]})
     played.play_out()
     mode.add_deck(EXAMPLE)
-    mode._online_ended({"save": played.to_json()})   # as the table's end reaches the screen
+    mode.install(mode.online_log_match(played.to_json()))   # what the table's end puts on the screen
     assert mode.match.actions == played.actions and mode.game.is_terminal()
     assert [r.points for r in mode.game.results] == [r.points for r in played.state.results]
     assert not any(decks.user_deck_of(t) for t in mode.game.topics)   # the referee's deck

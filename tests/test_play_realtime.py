@@ -257,24 +257,3 @@ def test_an_online_move_goes_with_its_round_and_a_refusal_takes_back_the_oldest(
     assert source.pending == 1 and source.sent[0][1][0] == "slap"
     assert len(table_game.log) and source.match.log[-1].seat != 0   # nothing of ours went in
 
-
-# --- the Qt driver ---------------------------------------------------------------------------
-def test_a_real_time_mode_overrides_no_private_method_of_the_layers_below():
-    """A real-time game's mode fills in app/realtime.py's public hooks only."""
-    import importlib
-    import inspect
-
-    from stateside.app.realtime import RealtimeMode
-
-    def private_methods(cls) -> set[str]:
-        return {n for n, v in vars(cls).items() if n.startswith("_") and not n.startswith("__") and callable(v)}
-
-    below = set().union(*(private_methods(c) for c in RealtimeMode.__mro__ if c.__module__.startswith("stateside")))
-    modes = []
-    for path in sorted((SRC / "games").glob("*/mode.py")):
-        module = importlib.import_module(f"stateside.games.{path.parent.name}.mode")
-        modes += [c for _, c in inspect.getmembers(module, inspect.isclass)
-                  if issubclass(c, RealtimeMode) and c is not RealtimeMode]
-    assert [m.__name__ for m in modes] == ["ScrambledStatesMode"] and "_on_tick" in below
-    for mode in modes:
-        assert not private_methods(mode) & below, (mode.__name__, private_methods(mode) & below)

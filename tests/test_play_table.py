@@ -141,3 +141,31 @@ def test_online_act_checks_on_a_copy_and_is_pending():
     res = table.act(0, m.state.legal_actions(0)[0])
     assert res.kind == "sent" and session.sent and online.pending == 1 and len(m.log) == n
     assert online.refused("not your turn").endswith("not your turn") and online.pending == 0
+
+
+def test_the_flow_waits_while_busy_and_asks_the_games_next_actor():
+    """A game's hooks: busy() (an animation) holds everything; next_actor() names the person
+    who sets off a chance outcome (a spin), so no chance is drawn for them."""
+    table = Table(LocalSource(ten_days(["ai:easy", "ai:easy"])))
+    busy = [True]
+    flow = TurnFlow(table, busy=lambda: busy[0], ai_delay_ms=lambda: 700)
+    assert flow.next().__class__.__name__ == "Idle" and table.match.log == []   # not even the deal
+    busy[0] = False
+    step = flow.next()
+    assert step == ComputerAfter(table.match.to_move(), 700) and table.match.log   # the deal went in
+    spin = TurnFlow(Table(LocalSource(ten_days(["human", "ai:easy"]))), next_actor=lambda: 0)
+    assert spin.next() == PersonTurn(0) and spin.table.match.log == []   # the person's own chance waits
+
+
+def test_a_seat_view_holds_only_what_the_seat_may_know_and_acts_only_on_its_turn():
+    table = Table(LocalSource(ten_days(["human", "human"])))
+    TurnFlow(table).next()
+    g = table.match.state
+    mine, theirs, everyone = table.view(0), table.view(1), table.view(None)
+    assert mine.observation == g.observation(0) and theirs.observation == g.observation(1)
+    assert mine.observation != theirs.observation   # each hand is its own
+    assert mine.legal == g.legal_actions(0) and theirs.legal == [] and everyone.legal == []
+    assert mine.log == [e.words_for(0) for e in table.match.log]
+    assert not mine.over and mine.result is None and mine.pending == 0 and mine.source == "local"
+    table.start_replay(table.match, 3)
+    assert table.view(0).legal == [] and table.view(0).source == "replay"

@@ -286,11 +286,8 @@ class MainWindow(QMainWindow):
         self.act_undo.setEnabled(has_game)   # pressed when refused, it says why
 
     def game_in_progress(self, mode: GameMode | None) -> bool:
-        """A game that New or Open would throw away (modes may define game_in_progress;
-        has_game is the default)."""
-        if mode is None:
-            return False
-        return bool(getattr(mode, "game_in_progress", mode.has_game)())
+        """A game that New or Open would throw away (GameMode.game_in_progress)."""
+        return mode is not None and bool(mode.game_in_progress())
 
     def confirm_discard(self, question: str = "Start a new game?") -> bool:
         """Ask before a game in progress is replaced; True to go ahead."""
@@ -303,16 +300,15 @@ class MainWindow(QMainWindow):
 
     def at_online_table(self, mode) -> bool:
         """Whether the mode plays at an online table whose game is not over."""
-        session = getattr(mode, "online", None)
-        game = getattr(mode, "game", None)
-        return session is not None and not (game is not None and game.is_terminal())
+        game = mode.game
+        return mode.online is not None and not (game is not None and game.is_terminal())
 
     def confirm_leave_table(self, mode, question: str) -> bool:
         """Ask before leaving an online table (New game, Open, Quit); True to leave. The
         others are left waiting for the seat until someone takes it by the table's code."""
         from PySide6.QtWidgets import QMessageBox
 
-        table = getattr(mode.online, "table", None) or ""
+        table = mode.online.table or ""
         answer = self.modal(lambda: QMessageBox.question(
             self, APP_NAME, literal(f"{question} You will leave online table {table}; the others will wait "
                                     "until someone takes your seat with the table's code."),
@@ -339,13 +335,13 @@ class MainWindow(QMainWindow):
     @staticmethod
     def _game_of(mode: GameMode) -> object:
         """The game a mode plays now (its match), to tell a new game from the one in a file."""
-        return getattr(mode, "match", None)
+        return mode.match
 
     def _forget_file_of_another_game(self, mode: GameMode) -> None:
         """A new game began without Game > New (the score table's New game, a mode's own
         button): the file open before is no longer the game on screen, nor its title."""
         if mode.game_id in self.current_files and self._file_games.get(mode.game_id) is not self._game_of(mode):
-            if getattr(mode, "replaying", None) is not None:   # a replay puts the game aside, not away
+            if mode.replaying is not None:   # a replay puts the game aside, not away
                 return
             self.current_files.pop(mode.game_id, None)
             self._file_games.pop(mode.game_id, None)
@@ -419,7 +415,7 @@ class MainWindow(QMainWindow):
             mode.changed.connect(lambda m=mode: self._forget_file_of_another_game(m))
             mode.changed.connect(self._autosave_timer.start)
             self.history.watch(mode)
-            if hasattr(mode, "turn_came"):   # turn-based modes: the window's turn cue
+            if mode.turn_cue:   # turn-based modes: the window's turn cue
                 mode.turn_came.connect(self.cue.turn_came)
             self.modes[mode_id] = mode
             self.stack.addWidget(mode)
@@ -740,7 +736,7 @@ class MainWindow(QMainWindow):
         lay.addWidget(browser)
         lay.addWidget(buttons)
         dialog.resize(640, 620)
-        anchor = getattr(mode, "help_anchor", lambda: "")() if mode else ""
+        anchor = mode.help_anchor() if mode else ""
         if anchor:   # once the page is laid out at the dialog's size
             QTimer.singleShot(0, dialog, lambda: browser.scrollToAnchor(anchor))
         dialog.browser = browser
@@ -769,7 +765,7 @@ class MainWindow(QMainWindow):
             if not tutorials:
                 return
             titles = {g.id: g.title for g in self.games}
-            match = getattr(self.current, "match", None)
+            match = self.current.match if self.current is not None else None
             variant = (match.initial_setup.get("variant")
                        if match is not None and self.current.game_id == game_id else None)
             dialog = LearnDialog(tutorials, titles, self, first=game_id, variant=variant)
@@ -820,7 +816,7 @@ class MainWindow(QMainWindow):
             return
         self._autosave_timer.stop()
         for mode in self.modes.values():   # give up online seats now: the process ends at once after
-            if getattr(mode, "online", None) is not None:   # the close (run_app's quick exit)
+            if mode.online is not None:   # the close (run_app's quick exit)
                 mode.leave_online()   # and the screen's own game comes back, to be saved below
         if self.persist:
             self.autosave_all()

@@ -33,6 +33,18 @@ class GameMode(QWidget):
     # A tutorial watching this mode (stateside.app.tutorial): called with a person's action
     # before it is applied; its words refuse it (nothing changes), None lets it in.
     action_guard = None
+    # What the shell may ask of this mode (declared, never probed): an online table
+    # (attach_online/leave_online/online), a replay (start_replay/match/replaying), and the
+    # turn_came signal for the window's turn cue.
+    plays_online = False
+    replays = False
+    turn_cue = False
+    # What the shell reads of any mode (a mode with a game sets or computes them): the
+    # match on show, the whole match a replay steps through, the online session.
+    match = None
+    game = None
+    replaying = None
+    online = None
 
     status = Signal(str)        # a one-line message for the status bar
     changed = Signal()          # the game changed: the shell refreshes Save/Undo
@@ -92,6 +104,10 @@ class GameMode(QWidget):
 
     def has_game(self) -> bool:
         return self.save_state() is not None
+
+    def game_in_progress(self) -> bool:
+        """A game that New or Open would throw away (default: anything to save)."""
+        return self.has_game()
 
     def save_state(self) -> dict | None:
         """The game as JSON-able data, or None when there is nothing to save."""

@@ -793,7 +793,7 @@ class OnlineDialog(QDialog):
 
 
 def online_games(window) -> list[tuple]:
-    """The installed games whose mode can be played online (it has attach_online)."""
+    """The installed games whose mode can be played online (it declares plays_online)."""
     from stateside.engine.match import rules_for
     from stateside.games import load_object
 
@@ -802,7 +802,7 @@ def online_games(window) -> list[tuple]:
         if not info.mode:
             continue
         try:
-            if not hasattr(load_object(info.mode), "attach_online"):
+            if not load_object(info.mode).plays_online:
                 continue
             spec = rules_for(info.id).spec
         except Exception:   # a broken game is reported when it is opened, not here
@@ -847,7 +847,7 @@ def attach_session(window, session: OnlineSession):
     the online table while the session lives. Returns the mode (None if it cannot be shown)."""
     window.choose(session.game)
     mode = window.current
-    if mode is None or mode.game_id != session.game or not hasattr(mode, "attach_online"):
+    if mode is None or mode.game_id != session.game or not mode.plays_online:
         session.close()
         QMessageBox.warning(window, "Play online", literal(f"The game {session.game} cannot be shown here."))
         return None

@@ -38,7 +38,7 @@ class RealtimeMode(LogLinks, GameMode):
         self.tick = QTimer(self, singleShot=True, timeout=self._on_tick)   # when the flow says to look again
         self.seen = 0                   # log entries whose events the view has shown
         self._offline_started = False   # online: whether the game put aside had been started
-        self._make_log_and_replay_bar()
+        self.make_log_and_replay_bar()
 
     # ---------------------------------------------------------------- what is on show
     @property

@@ -145,7 +145,7 @@ def replay_of(window, path) -> tuple:
     if game_id not in window.mode_ids():
         raise StatesideError(f"{path}: a save of {game_id!r}, which is not installed")
     target = window.open_mode(game_id)
-    if not hasattr(target, "start_replay"):
+    if not target.replays:
         raise StatesideError(f"{target.title} has no replays")
     return target, target.match_from_save(body, str(path))
 
@@ -159,7 +159,7 @@ def start_replay(window) -> None:
     from stateside.errors import StatesideError
 
     mode = window.current
-    if mode is not None and hasattr(mode, "start_replay") and mode.match is not None \
+    if mode is not None and mode.replays and mode.match is not None \
             and mode.match.is_over() and mode.replaying is None:
         mode.start_replay(mode.match)
         return

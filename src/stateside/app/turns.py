@@ -1,29 +1,24 @@
-"""The frame every turn-based game mode shares, so that a fix made here reaches them all:
+"""The Qt frame every turn-based game mode shares: the driver of the play layer.
 
-- the flow of turns (`schedule`): chance is resolved, a computer seat moves after a short
-  visible delay on one timer, a person's turn waits (after a pass screen when two people
-  at this screen see different things);
-- the human-turn check and the one way a person's action goes in (`act`), with a clear
-  refusal when it is not legal;
-- the undo policy: a person takes back only their own last action, only while no other
-  seat has acted since and never past a chance outcome they saw (`Match.undo_refusal`,
-  from the rules' declared audiences; a game may refuse more, see `undo_allowed`). Against
-  computers a move is not final until they start: after a person's move the computers
-  (and the draw that begins their turn) wait `undo_beat_ms` (a setting, 1.5 s by default),
-  and Ctrl+Z in that beat takes the move back. Where undo is refused the status bar says why;
-- the move log panel, the score table at the end, replays, saving and loading a match;
-- online play: a session's confirmed moves drive the match (`attach_online`).
+What happens is decided below Qt, in stateside.play: a Table (a local match, a replay at
+move n, or an online table, one interface) and its TurnFlow (chance resolved at once, a
+computer's move after a visible delay, the undo beat after a person's move, a pass screen
+between two people who see different things, the fair undo rule). TurnBasedMode only shows
+what the flow says, runs the one timer it asks for, and keeps the move log panel, the pass
+screen, the score table and the replay bar.
 
 A game's mode derives from TurnBasedMode, sets `rules`, builds its own panels (placing
-`self.log_panel` and `self.replay_bar` where it likes), and implements `refresh()` (draw
-everything from `self.match`, `self.viewer`) plus the hooks it needs. It never runs its
-own timer for computer turns, and never applies an action except through `act` /
-`record`.
+`self.log_panel` and `self.replay_bar` where it likes), implements `refresh()` (draw
+everything from `self.match`, `self.viewer`) and fills in the public hooks it needs
+(next_actor, busy, computer_turn, undo_allowed, entry_landed, in_log, line_seat, log_text,
+final_table, match_from_save, extra_save, on_install, online_rules, online_log_match,
+online_game_over). It never runs its own timer for computer turns, never applies an action
+except through `act` / `act_series` / `record`, and overrides no private (_name) method of
+this frame (tests/test_modes_use_no_private_frame.py).
 """
 from __future__ import annotations
 
 import html
-import json
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -45,10 +40,21 @@ from stateside.app.movelog import NO_COLOUR, LogLine, MoveLogPanel
 from stateside.app.replay import ReplayBar
 from stateside.board.motion import Motion
 from stateside.board.plain import button_text, plain_label
-from stateside.engine.following import follow
-from stateside.engine.match import LogEntry, Match, chance_rng, sample_chance
-from stateside.engine.protocol import CHANCE, SIMULTANEOUS, SPECTATOR, State
-from stateside.errors import IllegalActionError, SaveError
+from stateside.engine.match import LogEntry, Match
+from stateside.engine.protocol import State
+from stateside.errors import SaveError
+from stateside.play.flow import ChanceAfter, ComputerAfter, ComputerNow, Over, Recheck, TurnFlow
+from stateside.play.flow import PassScreen as PassStep
+from stateside.play.table import (
+    OVER_REFUSAL,
+    REPLAY_REFUSAL,
+    OnlineSource,
+    ReplaySource,
+    SeatView,
+    Table,
+    log_viewer,
+    replay_viewer,
+)
 
 # Seat colours when a game has none of its own (the log's bars, the setup screen).
 PALETTE = ["#e63946", "#1d70b8", "#2a9d8f", "#f4a261", "#7b2cbf", "#6c757d"]
@@ -185,7 +191,7 @@ class LogLinks:
         self._pinned = None if self._pinned == index else index
         self.highlight_entry(self.entry(self._pinned) if self._pinned is not None else None)
 
-    def _make_log_and_replay_bar(self) -> None:
+    def make_log_and_replay_bar(self) -> None:
         """self.log_panel and self.replay_bar, wired to the mode (replay_to, stop_replay)."""
         self.log_panel = MoveLogPanel()
         self.log_panel.hovered.connect(self._log_hovered)
@@ -196,37 +202,89 @@ class LogLinks:
 
 
 class TurnBasedMode(LogLinks, GameMode):
+    """The Qt driver of a play.Table and its play.TurnFlow: it shows what the flow says
+    (a pass screen, the score table) and runs the one timer the flow asks for. A game's
+    mode fills in the hooks below; it never runs its own timer for computer turns, and
+    applies actions only through `act` (a person's) or `record` (a computer's)."""
     turn_came = Signal()   # it became the turn of a person at this screen (the shell's turn cue)
     rules: type[State]               # the game's State class (set by the subclass)
     ai_delay_ms = AI_DELAY_MS        # a computer's move shows after this pause
     private_view = "cards"           # what the pass screen says a person will see
+    plays_online = True
+    replays = True
+    turn_cue = True
 
     def __init__(self, board, parent: QWidget | None = None):
         super().__init__(board, parent)
-        self.match: Match | None = None
-        self.viewer: int | None = None       # the seat whose private view is on screen
-        self.waiting_for: int | None = None  # a pass screen is up for this seat
-        self.replaying: Match | None = None  # the whole match a replay steps through
-        self._live: tuple | None = None      # (match, viewer) put aside during a replay
-        self._over_shown = False
+        self.play_table = Table()
+        self.play_table.listen(self._log_entry)
+        self.flow = TurnFlow(self.play_table, next_actor=lambda: self.next_actor(), busy=lambda: self.busy(),
+                             undo_allowed=lambda n: self.undo_allowed(n), beat_ms=lambda: self.undo_beat_ms,
+                             ai_delay_ms=lambda: self.ai_delay_ms)
         self._was_persons_turn = False
-        self.online = None                   # an OnlineSession while at an online table
-        self._offline_match: Match | None = None
-        self.online_unconfirmed = 0
-        self.online_note = ""
-        self._online_started = False
+        self._queued: list = []   # online: the rest of one input's actions (act_series)
         self.ai_timer = QTimer(self, singleShot=True, timeout=self._computer_due)
-        self._beat_over = False   # the computers' beat after a person's move has run out
-        self._online_before: dict[int, State] = {}   # online: the world here before each entry
-        self._make_log_and_replay_bar()
+        self.make_log_and_replay_bar()
         self.pass_screen = PassScreen(self, self._pass_done, self.private_view)
         self.score_dialog: QDialog | None = None
 
-    # ------------------------------------------------------------------ for the game
+    # ------------------------------------------------------------------ what is on show
+    @property
+    def match(self) -> Match | None:
+        """The match on show (a replay: the game at the move shown)."""
+        return self.play_table.match
+
     @property
     def game(self):
         return self.match.state if self.match is not None else None
 
+    @property
+    def replaying(self) -> Match | None:
+        """The whole match a replay steps through (None: no replay on show)."""
+        return self.play_table.replaying
+
+    @property
+    def viewer(self) -> int | None:
+        """The seat whose private view is on screen."""
+        return self.flow.viewer
+
+    @viewer.setter
+    def viewer(self, seat: int | None) -> None:
+        self.flow.viewer = seat
+
+    @property
+    def waiting_for(self) -> int | None:
+        """A pass screen is up for this seat."""
+        return self.flow.waiting_for
+
+    @property
+    def seat_view(self) -> SeatView:
+        """What the seat on screen may know now (play.SeatView: its observation, its exact
+        legal actions, the log in its words, online moves pending and the table's note)."""
+        return self.play_table.view(self.viewer)
+
+    @property
+    def online(self):
+        """The online session this screen plays at (its seat, table), or None."""
+        source = self.play_table.online
+        return source.session if source is not None else None
+
+    @property
+    def online_unconfirmed(self) -> int:
+        source = self.play_table.online
+        return source.pending if source is not None else 0
+
+    @property
+    def online_note(self) -> str:
+        source = self.play_table.online
+        return source.note if source is not None else ""
+
+    @property
+    def _online_started(self) -> bool:
+        source = self.play_table.online
+        return source is not None and source.started
+
+    # ------------------------------------------------------------------ for the game
     def refresh(self) -> None:
         """Draw the panels and the board from self.match and self.viewer."""
         raise NotImplementedError
@@ -288,6 +346,18 @@ class TurnBasedMode(LogLinks, GameMode):
         rule: e.g. not past a card drawn from the deck.)"""
         return True
 
+    def step_to_take_back(self) -> bool:
+        """A part of the person's turn on screen that is not played yet (Carcassonne: a tile
+        put down): while it is their turn, undo calls take_back() for it first."""
+        return False
+
+    def take_back(self) -> None:
+        """Take back the step_to_take_back."""
+
+    def entry_landed(self, entry: LogEntry | None) -> None:
+        """New entries are in (here or from the online table), before the game moves on:
+        a mode notes what they did (America: a card scored)."""
+
     def final_table(self) -> tuple[list[str], list[list]]:
         """Columns and rows of the score table (first column: the player)."""
         g = self.game
@@ -320,21 +390,34 @@ class TurnBasedMode(LogLinks, GameMode):
     def on_install(self, state: dict | None) -> None:
         """A match was installed (state: the save it came from, if any): reset the mode's own marks."""
 
+    def online_rules(self) -> type[State]:
+        """The rules an online table of this game plays (America: on the bundled deck)."""
+        return self.rules
+
+    def online_log_match(self, save: dict) -> Match:
+        """The match of a table's whole log, as its referee played it (a mode whose rules
+        carry data of this screen, such as America's added decks, reads it on the table's)."""
+        return Match.from_json(save, "the online table's log")
+
+    def online_game_over(self, seat: int) -> None:
+        """An online game ended and its whole log is on screen; `seat` was ours."""
+
     # ------------------------------------------------------------------ the match
     def install(self, match: Match, saved: dict | None = None) -> None:
         """Put a new or loaded match on screen and carry on with it."""
         self.ai_timer.stop()
-        if self.replaying is not None:
-            self._end_replay_silently()
+        online = self.play_table.online
+        if online is not None and match is not online.match:   # a game of this screen: the referee keeps the table's
+            self.leave_online(restore=False)
+        self._close_replay_bar()
+        self._queued = []
         if self.active:
             self.board.forget_places()   # the last game's pieces and moves stay with it
-        self.match = match
-        self.viewer = None
-        self.waiting_for = None
+        self.play_table.install(match)
+        self.flow.reset()
         self._pinned = None
         self.highlight_entry(None)   # a log line pointed at in the last game is no move of this one
         self.pass_screen.hide()
-        self._over_shown = match.is_over()   # a loaded finished game: no score popup
         self._was_persons_turn = self.online is None   # a game opened here is no turn passing; online it is
         self.on_install(saved)
         self._fill_log()
@@ -343,171 +426,79 @@ class TurnBasedMode(LogLinks, GameMode):
 
     def game_in_progress(self) -> bool:
         """A game New or Open would throw away (the one save_state keeps): not one that is over."""
-        if self.online is not None:
-            match = self._offline_match
-        else:
-            match = self._live[0] if self._live is not None else self.match
-        return match is not None and not match.is_over()
+        return self.play_table.in_progress()
 
     def people(self) -> list[int]:
         """The seats played by people at this screen (online: only ours)."""
-        if self.online is not None and self.online.seat is not None:
-            return [self.online.seat]
-        return self.match.humans() if self.match is not None else []
+        return self.play_table.people()
 
     def is_human_turn(self) -> bool:
-        m = self.match
-        if m is None or m.is_over() or self.replaying is not None or self.busy():
-            return False
-        if self.waiting_for is not None or self.online_unconfirmed:
-            return False
-        if self.online is not None and not self._online_started:
-            return False
-        actor = self.next_actor()
-        if actor == SIMULTANEOUS:
-            return bool(self.people())
-        return actor in self.people() and self.viewer == actor
+        return self.flow.is_human_turn()
 
     def schedule(self) -> None:
         """Move the game on as far as it goes without a person, then draw it; `turn_came`
         when that makes it a person's turn here."""
-        self._move_on()
+        self._show_step()
         self.draw_last_moves()
-        persons = self._persons_turn()
+        persons = self.flow.persons_turn()
         if persons and not self._was_persons_turn:
             self.turn_came.emit()
         self._was_persons_turn = persons
+        # online, the rest of one input (10 Days: the discard after "keep") goes once the
+        # table has taken the first
+        if self._queued and self.online is not None and self.is_human_turn():
+            self.act(self._queued.pop(0))
 
-    def _persons_turn(self) -> bool:
-        """A person here is to act, or their pass screen is up. Unlike is_human_turn, not
-        interrupted by an animation or a move on its way to the online table, which would
-        make the same turn seem to come twice."""
-        m = self.match
-        if m is None or m.is_over() or self.replaying is not None:
-            return False
-        if self.waiting_for is not None:
-            return True
-        if self.online is not None and not self._online_started:
-            return False
-        actor = self.next_actor()
-        return bool(self.people()) if actor == SIMULTANEOUS else actor in self.people()
-
-    def _move_on(self) -> None:
+    def _show_step(self) -> None:
+        """Show what the flow says comes next, and run the timer it asks for."""
         self.ai_timer.stop()
-        m = self.match
-        if m is None or self.replaying is not None:
+        if self.match is None or self.replaying is not None:
             return
-        if self.online is None:
-            while not m.is_over() and not self.busy() and self.next_actor() == CHANCE:
-                if self._in_beat():   # the draw that starts the computers' turn waits with them
-                    self.ai_timer.start(self.undo_beat_ms)
-                    self.refresh()
-                    return
-                self._log_entry(m.step())
-        if m.is_over():
-            self.viewer = None if len(self.people()) != 1 else self.people()[0]
+        step = self.flow.next()
+        if isinstance(step, ChanceAfter):
+            self.ai_timer.start(step.ms)
+        elif isinstance(step, PassStep):
             self.refresh()
-            if not self._over_shown:
-                self._over_shown = True
-                self.on_game_over()
+            last = self.log_panel.lines()[-1].text if self.log_panel.count() else ""
+            self.pass_screen.show_for(self.match.names[step.seat], last)
             return
-        actor = self.next_actor()
-        people = self.people()
-        if actor in people:
-            if self._needs_pass_screen(actor):
-                self.viewer = None
-                self.waiting_for = actor
-                self.refresh()
-                last = self.log_panel.lines()[-1].text if self.log_panel.count() else ""
-                self.pass_screen.show_for(m.names[actor], last)
-                return
-            self.viewer = actor
-        else:
-            if len(people) == 1:
-                self.viewer = people[0]
-            elif len(people) > 1 and self.private_views():
-                self.viewer = None   # nobody's private view while a computer plays between people
-            elif not people:
-                self.viewer = actor if actor >= 0 else None   # computers only: watch everything
-            if self.online is None and actor >= 0 and self.active and not self.busy():
-                beat = self._person_moved_last() and not self._beat_over
-                self.ai_timer.start(max(self.undo_beat_ms, self.ai_delay_ms) if beat else self.ai_delay_ms)
+        elif isinstance(step, ComputerAfter) and self.active:
+            self.ai_timer.start(step.ms)
         self.refresh()
-
-    def _person_moved_last(self) -> bool:
-        """The last action that was no chance outcome is a person's here (their move is
-        not final yet: the computers wait the beat)."""
-        last = next((e for e in reversed(self.match.log) if e.seat != CHANCE), None)
-        return self.undo_beat_ms > 0 and last is not None and last.seat in self.people()
-
-    def _in_beat(self) -> bool:
-        """At a chance node right after a person's move, when what it deals begins
-        another seat's turn (a computer's): it waits the beat, so that the move can still be
-        taken back without anyone having seen what comes next. A draw the person's own turn
-        needs (their card, their flip) is dealt at once."""
-        if self._beat_over or not self._person_moved_last():
-            return False
-        m = self.match
-        probe = m.state.clone()   # where the turn goes, found on a copy with the match's own draws
-        n = len(m.log)
-        while probe.current_player() == CHANCE and not probe.is_terminal():
-            probe.apply_action(sample_chance(probe, chance_rng(m.seed, n)))
-            n += 1
-        nxt = probe.current_player()
-        return nxt >= 0 and nxt not in self.people()
-
-    def _seen(self, seat: int) -> str:
-        """What a seat sees now, apart from its own seat number."""
-        obs = dict(self.game.observation(seat))
-        obs.pop("seat", None)
-        return json.dumps(obs, sort_keys=True, default=str)
+        if isinstance(step, Over) and step.first:
+            self.on_game_over()
 
     def private_views(self) -> bool:
         """Do the people at this screen see different things now (a hand, a secret card)?"""
-        people = self.people()
-        if len(people) < 2 or not self.rules.spec.hidden_information:
-            return False
-        first = self._seen(people[0])
-        return any(self._seen(p) != first for p in people[1:])
-
-    def _needs_pass_screen(self, actor: int) -> bool:
-        """Two people at this screen, and the next one sees something the one on screen
-        does not (their observations differ beyond their own seat number)."""
-        if len(self.people()) < 2 or self.viewer == actor or not self.rules.spec.hidden_information:
-            return False
-        if self.viewer is None:
-            return self.private_views()
-        return self._seen(actor) != self._seen(self.viewer)
+        return self.flow.private_views()
 
     def _pass_done(self) -> None:
         self.pass_screen.hide()
-        self.viewer, self.waiting_for = self.waiting_for, None
+        self.flow.pass_done()
         self.refresh()
 
     def _computer_due(self) -> None:
-        m = self.match
-        if m is None or m.is_over() or not self.active or self.replaying is not None or self.busy():
+        if not self.active:
             return
-        self._beat_over = True   # the person's move is final from here
-        actor = self.next_actor()
-        if actor < 0 or actor in self.people() or self.online is not None:
+        due = self.flow.computer_due()
+        if isinstance(due, Recheck):
             self.schedule()
-            return
-        self.computer_turn(actor)
+        elif isinstance(due, ComputerNow):
+            self.computer_turn(due.seat)
 
     def act(self, action) -> bool:
-        """A person's action: applied if it is their turn and legal, refused with a message
-        otherwise (nothing changes)."""
+        """A person's action: applied (online: sent) if it is their turn and legal, refused
+        with a message otherwise (nothing changes)."""
         m = self.match
         if m is None:
             return False
         if m.is_over():
-            self.refuse("The game is over: start a new one (Game > New game).")
+            self.refuse(OVER_REFUSAL)
             return False
         if not self.is_human_turn():
             actor = self.next_actor()
             if self.replaying is not None:
-                self.refuse("This is a replay: close it to play on.")
+                self.refuse(REPLAY_REFUSAL)
             elif actor >= 0 and actor not in self.people():
                 self.refuse(f"Wait: it is {m.names[actor]}'s turn.")
             return False
@@ -515,37 +506,48 @@ class TurnBasedMode(LogLinks, GameMode):
         if why is not None:   # a tutorial waits for another action: explained, not applied
             self.refuse(why)
             return False
-        if self.online is not None:
-            try:
-                self.game.clone().apply_action(action)   # refused here already if illegal
-            except IllegalActionError as e:
-                self.refuse(str(e))
-                return False
-            self.online.send(self.game.action_to_json(action))
-            self.online_unconfirmed += 1
+        done = self.play_table.act(self.viewer, action)   # (the table's listener logs it)
+        if not done.ok:
+            self.refuse(done.reason)
+            return False
+        if done.kind == "sent":
             self.refresh()
             return True
-        try:
-            entry = m.apply(action)
-        except IllegalActionError as e:
-            self.refuse(str(e))
-            return False
         self.status.emit("")   # an earlier "not now" message no longer applies
-        self.record(entry)
+        self._landed(done.entry)
         return True
 
+    def act_series(self, *actions) -> bool:
+        """One input that is several actions in a row (10 Days: keep a card, then discard):
+        each as `act`; online the rest go once the table has taken the first."""
+        if not self.act(actions[0]):
+            return False
+        if self.online is not None:
+            self._queued = list(actions[1:])
+            return True
+        return all(self.act(a) for a in actions[1:])
+
     def record(self, entry: LogEntry | None) -> None:
-        """An action was applied to the match (by act, a computer, an animation's end):
+        """An action was applied to the match outside act (a computer, an animation's end):
         log it, then move the game on."""
+        self.play_table.announce(entry)
+        self._landed(entry)
+
+    def _landed(self, entry: LogEntry | None) -> None:
         if self.active:   # a move under way lands before the next one starts
             for motion in {self.board.motion, *self.findChildren(Motion)}:
                 motion.finish()
-        if entry is not None:
-            self._log_entry(entry)
-            if entry.seat in self.people():
-                self._beat_over = False   # a person's new move: the computers wait the beat again
+        self.flow.moved(entry)
+        self.entry_landed(entry)
         self.schedule()
         self.changed.emit()
+
+    def refused_in_replay(self) -> bool:
+        """A replay is on show: say that input does nothing there (True), else False."""
+        if self.replaying is None:
+            return False
+        self.refuse(REPLAY_REFUSAL)
+        return True
 
     def refuse(self, text: str) -> None:
         text = text[:1].upper() + text[1:]
@@ -577,10 +579,11 @@ class TurnBasedMode(LogLinks, GameMode):
         self.log_panel.set_lines([self._line(e) for e in shown.log if self.in_log(e)] if shown is not None else [])
 
     def state_before(self, index: int) -> State:
-        if self.online is not None and index in self._online_before:
-            return self._online_before[index]   # online the log holds stand-ins: it does not replay
-        return (self.replaying or self.match).state_after(index)
+        return self.play_table.state_before(index)
 
+    def state_after(self, n: int) -> State | None:
+        """The game after its first n entries (None online: the log holds stand-ins)."""
+        return self.play_table.state_after(n)
 
     # ------------------------------------------------------------------ the end
     def on_game_over(self) -> None:
@@ -624,58 +627,24 @@ class TurnBasedMode(LogLinks, GameMode):
     def undo_point(self) -> int | None:
         """Where a person here may go back to: before their own last action, while no
         other seat has acted since (and the game allows it)."""
-        m = self.match
-        if m is None or self.replaying is not None or self.online is not None or self.busy():
-            return None
-        if self.waiting_for is not None:   # the next person may be at the screen already
-            return None
-        last = next((e for e in reversed(m.log) if e.seat != CHANCE), None)
-        if last is None or last.seat not in self.people():
-            return None
-        if len(self.people()) > 1 and last.seat != self.viewer:
-            return None   # the next person is at the screen now: not theirs to take back
-        n = m.fair_undo_point(last.seat)
-        return n if n is not None and self.undo_allowed(n) else None
+        return self.flow.undo_point()
 
     def can_undo(self) -> bool:
-        return self.undo_point() is not None
+        return (self.step_to_take_back() and self.is_human_turn()) or self.undo_point() is not None
 
     def undo_refusal(self) -> str | None:
         """Why Ctrl+Z takes nothing back now, in a person's words (None: it would)."""
-        m = self.match
-        if m is None:
-            return "There is no game to take a move back in."
-        if self.replaying is not None:
-            return "This is a replay: close it to play on."
-        if self.online is not None:
-            return "At an online table a move the table has taken can't be taken back."
-        if self.busy():
-            return "Wait for the move under way to finish."
-        if self.waiting_for is not None:
-            return f"{m.names[self.waiting_for]} is at the screen now: the last move can't be taken back."
-        last = next((e for e in reversed(m.log) if e.seat != CHANCE), None)
-        if last is None or last.seat not in self.people():
-            return "There is no move of yours to take back."
-        if len(self.people()) > 1 and last.seat != self.viewer:
-            return "The next player is at the screen now: the last move is not theirs to take back."
-        why = m.undo_refusal(last.seat)
-        if why:
-            return why
-        n = m.fair_undo_point(last.seat)
-        if n is not None and not self.undo_allowed(n):
-            return "The rules of this game don't let that move be taken back."
-        return None
+        return self.flow.undo_refusal()
 
     def undo(self) -> None:
-        n = self.undo_point()
-        if n is None:
+        """Take back the step of this turn not played yet, else the person's last move while
+        nobody else has moved since (the shared fair rule)."""
+        if self.step_to_take_back() and self.is_human_turn():
+            self.take_back()
             return
-        seat = self.match.log[n].seat
         self.ai_timer.stop()
-        self._beat_over = False
-        self.match.undo_to(n)
-        self._over_shown = False
-        self.viewer = seat          # the same person, who saw it all already
+        if self.flow.undo() is None:
+            return
         self._fill_log()
         self.schedule()
         self.changed.emit()
@@ -683,63 +652,42 @@ class TurnBasedMode(LogLinks, GameMode):
 
     # ------------------------------------------------------------------ saving
     def save_state(self) -> dict | None:
-        if self.online is not None:   # this screen's view of an online table is no game to resume
-            match = self._offline_match
-        else:
-            match = self._live[0] if self._live is not None else self.match
-        return None if match is None else {**match.to_json(), **self.extra_save()}
+        body = self.play_table.save()   # the game kept here: not a replay, not an online view
+        return None if body is None else {**body, **self.extra_save()}
 
     def load_state(self, state: dict) -> None:
-        match = self.match_from_save(state, f"{self.title}: the saved game")
-        if self.online is not None:
-            self.leave_online(restore=False)
-        self.install(match, state)
+        self.install(self.match_from_save(state, f"{self.title}: the saved game"), state)
 
     # ------------------------------------------------------------------ replays
     def start_replay(self, match: Match) -> None:
         """Step through `match` on this mode's board, read-only; the game in progress waits."""
         self.ai_timer.stop()
         if self.replaying is None:
-            self._live = (self.match, self.viewer)
-        self.replaying = match
+            self._live_viewer = self.viewer
+        self.play_table.start_replay(match)
         self.pass_screen.hide()
         self._fill_log()
         self.replay_bar.start(len(match.log), f"Replay: {self.title}")
+        self.replay_bar.slider.setFocus()    # the bar's keys (Left, Right, Home, End, Esc) work at once
         self.status.emit("Replay: Left and Right step through the moves; Esc goes back to the game.")
         self.changed.emit()
 
     def replay_to(self, n: int) -> None:
-        if self.replaying is None:
+        source = self.play_table.source
+        if not isinstance(source, ReplaySource):
             return
-        shown = Match(self.replaying.rules, self.replaying.seats, self.replaying.seed, self.replaying.initial_setup)
-        shown.log = self.replaying.log[:n]
-        shown.state = self.replaying.state_after(n)
-        self.match = shown
-        self.viewer = self.replay_viewer(shown.state)
+        shown = source.go(n)
+        self.viewer = replay_viewer(source.whole, shown.state)
         self.log_panel.select_entry(n - 1 if n > 0 else None)
-        self.highlight_entry(self.replaying.log[n - 1] if n > 0 else None)
+        self.highlight_entry(source.whole.log[n - 1] if n > 0 else None)
         self.refresh()
         self.draw_last_moves()
-
-    def replay_viewer(self, state) -> int | None:
-        """Whose view a replay shows: a finished game's whose turn it was, cards and all; an
-        unfinished game's only what the people at this screen could see (the one person's
-        own view; with several people, or none, nobody's private view)."""
-        if self.replaying.is_over():
-            actor = state.current_player()
-            return actor if actor >= 0 else None
-        people = self.replaying.humans()
-        return people[0] if len(people) == 1 else None
 
     def log_viewer(self) -> int | None:
         """Whose words the move log reads (LogEntry.words_for): everything (None) once the
         game is over or when only computers play; else the one person here, or the public
         words when several people share the screen."""
-        whole = self.replaying or self.match
-        people = self.people()
-        if whole is None or whole.is_over() or not people:
-            return None
-        return people[0] if len(people) == 1 else SPECTATOR
+        return log_viewer(self.play_table)
 
     def stop_replay(self) -> None:
         if self.replaying is None:
@@ -751,11 +699,17 @@ class TurnBasedMode(LogLinks, GameMode):
         self.changed.emit()
         self.status.emit("Back to the game.")
 
+    _live_viewer: int | None = None   # the viewer of the game a replay put aside
+
     def _end_replay_silently(self) -> None:
-        self.replaying = None
-        match, viewer = self._live if self._live is not None else (None, None)
-        self._live = None
-        self.match, self.viewer = match, viewer
+        if self.replaying is not None:
+            self.play_table.stop_replay()
+            self.viewer, self._live_viewer = self._live_viewer, None
+        self._close_replay_bar()
+
+    def _close_replay_bar(self) -> None:
+        if self.replaying is not None:
+            self._end_replay_silently()
         if self.replay_bar.isVisible():
             self.replay_bar.blockSignals(True)
             self.replay_bar.close_replay()
@@ -777,109 +731,87 @@ class TurnBasedMode(LogLinks, GameMode):
 
     # ------------------------------------------------------------------ online play
     # A session (stateside.app.online.OnlineSession) has: seat, table, send(action_json),
-    # close(), and the signals update(view), connection(bool), refused(str), ended(result).
-    # The match here is the table's game as this seat knows it (engine.following): moves it
-    # may not see are stood in for, and the world is made to agree with each observation
-    # the referee sends; when the game ends, the referee's whole log replaces it.
+    # leave(), close(), and the signals update(view), connection(bool), refused(str),
+    # ended(result). It feeds a play.OnlineSource, which keeps the table's game as this seat
+    # knows it (engine.following); this driver only wires the signals and shows the result.
     def attach_online(self, session) -> None:
+        from stateside.app.online import presence_note
+
         if self.online is not None:
             self.leave_online()
-        if self.replaying is not None:
-            self._end_replay_silently()
-        self._offline_match = self.match
-        self.online = session
-        self._online_before = {}
-        self.online_unconfirmed = 0
-        self.online_note = ""
-        self._online_started = False
-        session.update.connect(self.online_update)
-        session.connection.connect(self._online_connection)
-        session.refused.connect(self._online_refused)
-        session.ended.connect(self._online_ended)
+        self._close_replay_bar()
+        self.play_table.go_online(OnlineSource(session, self.online_rules(), presence=presence_note))
+        for signal, slot in self._session_slots(session):
+            signal.connect(slot)
         self.status.emit(f"Online table {session.table}: you are seat {session.seat + 1}.")
+
+    def _session_slots(self, session) -> list:
+        return [(session.update, self.online_update), (session.connection, self._online_connection),
+                (session.refused, self._online_refused), (session.ended, self._online_ended)]
 
     def leave_online(self, restore: bool = True) -> None:
         """Leave the table (the referee keeps the game); back to the game played here before."""
-        session, self.online = self.online, None
+        session = self.online
         if session is None:
             return
-        for signal, slot in ((session.update, self.online_update), (session.connection, self._online_connection),
-                             (session.refused, self._online_refused), (session.ended, self._online_ended)):
+        for signal, slot in self._session_slots(session):
             signal.disconnect(slot)
         if self.game is not None and not self.game.is_terminal():
             session.leave()   # the referee frees the seat and revokes its credentials
         else:
             session.close()
-        self.online_unconfirmed, self.online_note = 0, ""
-        offline, self._offline_match = self._offline_match, None
-        if restore and offline is not None:
-            self.install(offline)
+        self._close_replay_bar()
+        offline = self.play_table.aside
+        self.play_table.leave_online(restore=False)
+        if restore and offline is not None and offline.match is not None:
+            self.install(offline.match)
 
     def online_update(self, view: dict) -> None:
         """The seat's view from the referee: the entries not yet here, in a world that agrees
-        with all this seat was told (engine.following; the rules deal what it cannot see)."""
-        if self.online is None:
+        with all this seat was told (the rules deal what it cannot see)."""
+        source = self.play_table.online
+        if source is None or self.play_table.kind != "online":
             return
-        if self._online_presence(view):
+        done = source.update(view)
+        if done.said:
+            self.status.emit(done.said)
+        if done.waiting:
+            if done.said:
+                self.refresh()
             return
-        if not self._online_started:   # the table's game replaces whatever was on screen
-            info = view["info"]
-            if "seats" not in info or "setup" not in info:
-                return   # the table's sync has not come yet (a host's first view can be ahead of it)
-            self._online_started = True
-            self.install(Match(self.rules, info["seats"], 0, info["setup"]))
-        seat = self.online.seat
-        done = follow(self.match, seat, view["entries"], view.get("observed") or {},
-                      view.get("observation"), view["n"])
-        self._online_before.update(done.before)
-        for entry in done.entries:
-            if entry.seat == seat:
-                self.online_unconfirmed = max(0, self.online_unconfirmed - 1)
-            self._log_entry(entry)
-        if done.disagreed:
-            self.status.emit("This screen could not agree with the table; it goes on with the table's word.")
+        if done.started is not None:   # the table's game replaces whatever was on screen
+            self.install(done.started)
+        else:
+            for entry in done.entries:
+                self.play_table.announce(entry)
+        self.entry_landed(None)
         self.schedule()
         self.changed.emit()
 
-    def _online_presence(self, view: dict) -> bool:
-        """A table that waits for a seat (someone left) says who and how to bring them back;
-        when the seat is taken again, that it goes on. True while it waits."""
-        from stateside.app.online import presence_note
-
-        waiting = view["status"] == "lobby"
-        note = presence_note(view) if waiting and self._online_started else ""
-        if note and note != self.online_note:
-            self.online_note = note
-            self.status.emit(note)
-            self.refresh()
-        elif not waiting and f"Share code {view.get('table')}" in self.online_note:
-            self.online_note = ""
-            self.status.emit("Every seat is taken again: the game goes on.")
-            self.refresh()
-        return waiting
-
     def _online_connection(self, up: bool) -> None:
-        self.online_note = "" if up else "Connection lost: reconnecting\u2026"
-        if up:
-            self.status.emit("Reconnected; caught up with the table.")
+        source = self.play_table.online
+        said = source.connection(up) if source is not None else None
+        if said:
+            self.status.emit(said)
         self.refresh()
 
     def _online_refused(self, reason: str) -> None:
-        self.online_unconfirmed = 0
-        self.status.emit(f"The table refused that move: {reason}")
+        source = self.play_table.online
+        if source is None:
+            return
+        self._queued = []
+        self.status.emit(source.refused(reason))
         self.schedule()
-
-    def online_log_match(self, save: dict) -> Match:
-        """The match of a table's whole log, as its referee played it (a mode whose rules
-        carry data of this screen, such as America's added decks, reads it on the table's)."""
-        return Match.from_json(save, "the online table's log")
 
     def _online_ended(self, result: dict) -> None:
         """The referee's whole log replaces this screen's guesses: a finished game like any other."""
-        table = self.online.table if self.online else ""
+        source = self.play_table.online
+        if source is None:
+            return
+        match, said = source.ended(result, self.online_log_match)
+        seat = source.seat
         self.leave_online(restore=False)
-        self.install(self.online_log_match(result["save"]))
-        if result.get("problem"):
-            self.status.emit(f"Online game {table} over, but it does not check out: {result['problem']}")
-        else:
-            self.status.emit(f"Online game {table} over; the deck's seed checks out.")
+        self.install(match)
+        self.status.emit(said)
+        if seat is not None:
+            self.online_game_over(seat)

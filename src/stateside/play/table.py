@@ -164,8 +164,9 @@ class OnlineSource:
             if "seats" not in info or "setup" not in info:
                 done.waiting = True
                 return done   # the table's sync has not come yet (a host's first view can be ahead of it)
+            match = Match(self.rules, info["seats"], 0, info["setup"])   # (a setup it cannot take raises)
             self.started = True
-            self.match = done.started = Match(self.rules, info["seats"], 0, info["setup"])
+            self.match = done.started = match
         assert self.match is not None and self.seat is not None
         followed = follow(self.match, self.seat, view["entries"], view.get("observed") or {},
                           view.get("observation"), view["n"])
@@ -215,6 +216,10 @@ class Table:
     # --- what is on show --------------------------------------------------------------
     @property
     def match(self) -> Match | None:
+        """The match on show. At an online table whose game has not reached this screen yet,
+        the local game stays on show (read-only: the online source refuses actions)."""
+        if isinstance(self.source, OnlineSource) and self.source.match is None and self.aside is not None:
+            return self.aside.match
         return self.source.match if self.source is not None else None
 
     @property
@@ -287,6 +292,14 @@ class Table:
         shown = self.replaying or self.match
         assert shown is not None
         return shown.state_after(index)
+
+    def state_after(self, n: int) -> State | None:
+        """The game after its first n log entries (None online, where the log holds stand-ins
+        that need not replay, and past the log)."""
+        shown = self.replaying or self.match
+        if self.kind == ONLINE or shown is None or not 0 <= n <= len(shown.log):
+            return None
+        return shown.state_after(n)
 
     # --- changing what is on show -----------------------------------------------------
     def install(self, match: Match) -> None:

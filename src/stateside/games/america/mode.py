@@ -235,9 +235,6 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         problems: list[str] = []
         setup = {"players": names or [COLOURS[i][0] for i in range(len(seats))], "start_player": start_player,
                  "used_topics": read_history(problems.append)}
-        if self.online is not None:   # a new game here leaves the online table (the referee keeps it)
-            self.leave_online(restore=False)
-        self.cross_confirmed = False
         self.install(Match(rules_on(rules.bundled_deck()), seats, seed, setup))
         for text in problems:   # after the game's own first line, so that it stays in view
             self.status.emit(text)
@@ -299,11 +296,8 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         match.rules = rules_on(match.state.deck)
         return match
 
-    def load_state(self, state: dict) -> None:
-        super().load_state(state)
-        self.cross_confirmed = False
-
     def on_install(self, state: dict | None) -> None:
+        self.cross_confirmed = False
         # a save made just after a card was scored shows that card's scoring again
         if self.match.rules is AmericaGame:   # e.g. an online table's log: keep the deck it was played on
             self.match.rules = rules_on(self.game.deck)
@@ -335,9 +329,8 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         """A scored card is on show: the game waits for Next card (not after the last)."""
         return self.revealing and self.game is not None and not self.game.is_terminal()
 
-    def record(self, entry: LogEntry | None) -> None:
+    def entry_landed(self, entry: LogEntry | None) -> None:
         self._note_scoring()
-        super().record(entry)
 
     def _note_scoring(self) -> bool:
         """A card was scored since the last look: show it until Next card."""
@@ -379,11 +372,8 @@ class AmericaMode(DeckMenu, TurnBasedMode):
         return entry.text + "".join(f". {text}" for text in said)
 
     def _after(self, entry: LogEntry):
-        """The game just after a logged entry (offline; online the log holds stand-ins)."""
-        shown = self.replaying or self.match
-        if self.online is not None or shown is None or entry.index + 1 > len(shown.log):
-            return None
-        return shown.state_after(entry.index + 1)
+        """The game just after a logged entry (None online: the log holds stand-ins)."""
+        return self.state_after(entry.index + 1)
 
     def in_log(self, entry: LogEntry) -> bool:
         # The box shows a card's topics one draw at a time: one line, once both are up.
@@ -500,26 +490,14 @@ class AmericaMode(DeckMenu, TurnBasedMode):
             if action.startswith("choose:") and shown is not None and shown.title in entry.text:
                 self._card_frame(colour, 3)   # the card on show is the one chosen
 
-    # --- online play (the frame's; engine.following deals what this seat cannot see) ------
-    def attach_online(self, session) -> None:
-        # the table plays the bundled deck: a deck added here is not the referee's
-        self.rules = rules_on(decks.load_deck(decks.default_folder()))
-        super().attach_online(session)
-
-    def leave_online(self, restore: bool = True) -> None:
-        self.__dict__.pop("rules", None)
-        super().leave_online(restore)
+    # --- online play (the frame's; the table plays the bundled deck: the referee has no added decks) ---
+    def online_rules(self) -> type:
+        return rules_on(decks.load_deck(decks.default_folder()))
 
     def online_log_match(self, save: dict) -> Match:
-        table_deck = decks.load_deck(decks.default_folder())   # the referee has no added decks
-        match = Match.from_json(save, "the online table's log", rules=rules_on(table_deck))
+        match = Match.from_json(save, "the online table's log", rules=self.online_rules())
         match.rules = rules_on(match.state.deck)   # kept through undo and replays
         return match
-
-    def online_update(self, view: dict) -> None:
-        super().online_update(view)
-        if self._note_scoring():
-            self.refresh()
 
     # --- drawing --------------------------------------------------------------------------
     def on_activate(self) -> None:

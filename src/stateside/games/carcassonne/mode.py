@@ -51,6 +51,7 @@ from .panels import (
     chosen_seats,
     fill_final_scores,
     final_table,
+    plays_on_map,
     seat_icon,
     setup_screen,
 )
@@ -58,7 +59,7 @@ from .shapes import segment_at
 from .table import TARGET, TableScene, TableView
 from .tile_art import SEAT_COLOURS, SEAT_NAMES
 from .tiles import K_CITY, K_CLOISTER, K_FIELD, K_ROAD
-from .usa import ChipDraw, Follow, Lay, Look, MapGame, Reveal
+from .usa import ChipDraw, Follow, Lay, Look, Reveal
 from .words import verb
 
 PANEL_WIDTH = 310
@@ -123,7 +124,7 @@ class CarcassonneMode(TurnBasedMode):
         self.map_hover = None              # the map's square under the pointer
         self.peek = False                  # the secret looks shown (while the button is held)
         self._scored_game = None           # the state whose scoring events the list shows
-        self._fit = False                  # fit the view once the new match's tiles are drawn
+        self._fitted_game = None           # the game (a replay: the whole one) the view was fitted to
         self._fitted_as = None             # the board's view just after the map was fitted (_board_view)
         self._pick_at = None                  # (state, log length) last drawn: a new move drops the pick
         self._build()
@@ -305,11 +306,10 @@ class CarcassonneMode(TurnBasedMode):
         self.chosen = None
         self.table.clear()
         self._scored_game = None
-        self._fit = True
         # Nothing is hidden on the open table, nor on a map before anyone has looked at a
         # face-down tile: people at one screen then need no pass screen to start.
         people = self.people()
-        if people and not getattr(self.game, "known", None):
+        if people and not (self.on_map and self.game.known):
             self.viewer = people[0]
         self._show_board()
         if self.active:   # once the panel shows the new match, unless something more was said meanwhile
@@ -376,7 +376,7 @@ class CarcassonneMode(TurnBasedMode):
 
     def game_in_progress(self) -> bool:
         """A game New or Open would throw away: someone has moved, and it is not over."""
-        m = self._live[0] if self._live is not None else self.match     # not the replay shown
+        m = self.play_table.kept_match()     # not the replay shown
         return m is not None and not m.is_over() and any(e.seat >= 0 for e in m.log)
 
     def _new_game_button(self) -> None:
@@ -393,16 +393,9 @@ class CarcassonneMode(TurnBasedMode):
             raise SaveError(f"{where}: it has seats this table does not offer: {', '.join(match.seats)}")
         return match
 
-    def can_undo(self) -> bool:
-        return bool(self.pending is not None and self.is_human_turn()) or super().can_undo()
-
-    def undo(self) -> None:
-        """Take back the tile put down this turn; with none, the person's last move while
-        nobody else has moved since (the shared fair rule)."""
-        if self.pending is not None and self.is_human_turn():
-            self.take_back()
-            return
-        super().undo()
+    def step_to_take_back(self) -> bool:
+        """The tile put down this turn, not played yet: undo takes it back first."""
+        return self.pending is not None
 
     def on_activate(self) -> None:
         self._show_board()
@@ -484,11 +477,6 @@ class CarcassonneMode(TurnBasedMode):
         if entry is not None and self.game is not None and not self.on_map:
             self.view.ensure_shown(self._target_squares())
 
-    def start_replay(self, match: Match) -> None:
-        self._fit = True
-        super().start_replay(match)
-        self.replay_bar.slider.setFocus()    # the bar's keys (Left, Right, Home, End, Esc) work at once
-
     def keyPressEvent(self, event) -> None:
         # Esc takes the placed tile back; not a shortcut, which would clash with the replay bar's Esc.
         if event.key() == Qt.Key_Escape and self.replaying is None and self.pending is not None:
@@ -509,9 +497,9 @@ class CarcassonneMode(TurnBasedMode):
     def _not_now(self) -> None:
         """Why a click does nothing now."""
         g = self.game
-        if self.replaying is not None:
-            self.refuse("This is a replay: close it to play on.")
-        elif g is not None and not g.finished and g.current_player() >= 0 and self.waiting_for is None:
+        if self.refused_in_replay():
+            return
+        if g is not None and not g.finished and g.current_player() >= 0 and self.waiting_for is None:
             who = g.names[g.current]
             self.refuse(f"{who} {verb(who, 'is', 'are')} playing; wait for your turn.")
 
@@ -784,8 +772,8 @@ class CarcassonneMode(TurnBasedMode):
             # nor a new game's start tile)
             new = (set(self.table.tiles) - before).pop()
             self.tile_motion.arrive(self.table.tiles[new], drop=self.table.square * 0.6)
-        if self._fit:
-            self._fit = False
+        if self._fitted_game is not (self.replaying or self.match):   # a new game, or a replay's
+            self._fitted_game = self.replaying or self.match
             self.view.show_all(self._target_squares())
         elif self.replaying is not None:
             self.view.ensure_shown()
@@ -989,7 +977,7 @@ class CarcassonneMode(TurnBasedMode):
     # ---------------------------------------------------------------- the USA maps
     @property
     def on_map(self) -> bool:
-        return isinstance(self.game, MapGame)
+        return self.game is not None and plays_on_map(self.game)
 
     def _show_board(self) -> None:
         """The open table in our own view, or a USA map on the shared board."""

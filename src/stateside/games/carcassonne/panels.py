@@ -29,7 +29,6 @@ from .maps import TITLES
 from .shapes import rotate_point, segment_at, tile_shape
 from .tile_art import SEAT_COLOURS, paint_follower, paint_tile, tile_paths, tile_transform
 from .tiles import K_FIELD, SET_NAMES, TileType, load_tile_set, tile_by_id
-from .usa import MapGame
 
 KINDS = {"human": "Person", "easy": "Computer (easy)", "hard": "Computer (hard)"}
 KIND_KEYS = list(KINDS)
@@ -213,11 +212,16 @@ class ScoreBoard(QWidget):
             p.drawText(QRectF(w - 80, top, 72, self.ROW - 2), Qt.AlignRight | Qt.AlignVCenter, str(score))
 
 
+def plays_on_map(g: Game) -> bool:
+    """A game on a USA map (its setup says so), not on the open table."""
+    return g.conf.variant != "table"
+
+
 def unseen_tiles(g: Game) -> dict[int, int]:
     """Tile index -> how many nobody has seen face up: the stack, and on the USA maps the
     face-down tiles too (which of them someone looked at stays their secret)."""
     unseen = dict(g.deck)
-    for t in getattr(g, "covert", {}).values():
+    for t in (g.covert if plays_on_map(g) else {}).values():
         if t is not None:
             unseen[t] = unseen.get(t, 0) + 1
     return unseen
@@ -282,7 +286,7 @@ class TilesLeftDialog(QDialog):
         entries = [(g.tiles[i], unseen.get(i, 0)) for i in kinds]
         self.counts.set_counts(entries)
         total = sum(unseen.values())
-        where = " (the stack and the face-down tiles)" if hasattr(g, "covert") else ""
+        where = " (the stack and the face-down tiles)" if plays_on_map(g) else ""
         self.summary.setText(f"{total} tile{'s' * (total != 1)} not seen yet{where}, by type; "
                              f"{sum(1 for _, n in entries if n)} of {len(entries)} types still to come.")
 
@@ -382,7 +386,7 @@ def chosen_seats(dialog: SetupScreen) -> list[dict]:
 def score_kinds(g: Game) -> list[tuple[str, str]]:
     """The kinds of points this game can give: (event kind, column head)."""
     kinds = [("road", "Roads"), ("city", "Cities"), ("cloister", "Cloisters"), ("field", "Fields")]
-    if isinstance(g, MapGame):
+    if plays_on_map(g):
         kinds += [("chip", "Chips"), ("flip", "Flips")]
     if g.conf.goods:
         kinds.append(("goods", "Goods"))

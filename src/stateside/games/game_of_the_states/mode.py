@@ -267,9 +267,9 @@ class GameOfTheStatesMode(TurnBasedMode):
         who = self._spin_seat()
         if who is None or self.busy() or self.match.is_over():
             return
-        if self.replaying is not None:
-            self.refuse("This is a replay: close it to play on.")
-        elif self.online is not None:
+        if self.refused_in_replay():
+            return
+        if self.online is not None:
             self.refuse("At an online table the spinner turns by itself.")
         elif not self.is_human_turn():
             self.refuse(f"Wait: {self.game.names[who]} spins.")
@@ -280,7 +280,6 @@ class GameOfTheStatesMode(TurnBasedMode):
 
     def _spin(self) -> None:
         """Draw the spin now; it goes in the log when the spinner stops on it."""
-        self.ai_timer.stop()
         entry = self.match.step()
         self._spinning = (self.match, entry)
         self.refresh()
@@ -373,8 +372,7 @@ class GameOfTheStatesMode(TurnBasedMode):
         g = self.game
         if g is None or g.variant == "trivia":
             return
-        if self.replaying is not None:
-            self.refuse("This is a replay: close it to play on.")
+        if self.refused_in_replay():
             return
         if g.engine.phase != "move":
             who = self._spin_seat()
@@ -538,7 +536,8 @@ class GameOfTheStatesMode(TurnBasedMode):
             where = f" <span style='color:#777;font-weight:normal'>(replay: move {len(self.match.log)} of " \
                     f"{len(self.replaying.log)})</span>"
         elif self.online is not None:
-            state = self.online_note or ("Sending your move\u2026" if self.online_unconfirmed else "")
+            view = self.seat_view
+            state = view.note or ("Sending your move\u2026" if view.pending else "")
             table = html.escape(self.online.table)
             where = (f" <span style='color:#777;font-weight:normal'>(online table {table})</span>"
                      + (f"<br><span style='color:#a4161a'>{html.escape(state)}</span>" if state else ""))

@@ -100,7 +100,6 @@ class TenDaysMode(TurnBasedMode):
         self.hint_on = False
         self._hint_cache: tuple | None = None
         self._mark: LogEntry | None = None    # the logged move shown on the table and map
-        self._queued: list[str] = []          # online: the rest of one click (keep, then discard)
         self._cursor: tuple | None = None     # (match, n, state after n, entry n-1): the log's words
 
         # --- left: the replay's controls, the map, the player's ten days
@@ -278,8 +277,6 @@ class TenDaysMode(TurnBasedMode):
         return dialog
 
     def new_game(self) -> None:
-        if self.online is not None:
-            self.leave_online()
         dialog = self.setup_screen()
         if dialog.exec() == QDialog.Accepted:
             seats = [Seat(c.name, c.kind) for c in dialog.seats()]
@@ -291,7 +288,7 @@ class TenDaysMode(TurnBasedMode):
         self.hint_box.blockSignals(True)
         self.hint_box.setChecked(self.hint_on)
         self.hint_box.blockSignals(False)
-        self._mark, self._queued, self._cursor = None, [], None
+        self._mark, self._cursor = None, None
 
     def extra_save(self) -> dict:
         return {"hint": self.hint_on}
@@ -313,22 +310,13 @@ class TenDaysMode(TurnBasedMode):
         m, g = self.match, self.game
         phase = g.phase
         while True:
-            entry = m.step()
-            if entry is None:
+            if self.play_table.step() is None:   # (through the table: logged)
                 break
-            self._log_entry(entry)
             while not m.is_over() and g.current_player() == CHANCE:   # the card it is given
-                self._log_entry(m.step())
+                self.play_table.step()
             if m.is_over() or g.current_player() != seat or phase == DRAW:
                 break
         self.record(None)
-
-    def schedule(self) -> None:
-        super().schedule()
-        # online, the second half of a click (the discard after "keep") goes once the table
-        # has taken the first
-        if self._queued and self.online is not None and self.is_human_turn():
-            self.act(self._queued.pop(0))
 
     def final_table(self) -> tuple[list[str], list[list]]:
         g = self.game
@@ -444,34 +432,17 @@ class TenDaysMode(TurnBasedMode):
             states.append(face_of(card))
         return table, days, states, colour
 
-    # --- online play (the frame's; engine.following keeps the world here) ----------------
-    def _online_refused(self, reason: str) -> None:
-        self._queued = []
-        super()._online_refused(reason)
-
-    def _online_ended(self, result: dict) -> None:
-        seat = self.online.seat if self.online else None
-        super()._online_ended(result)
-        if self.game.winner is None and seat is not None:   # no winner's journey to show: ours
+    def online_game_over(self, seat: int) -> None:
+        if self.game.winner is None:   # no winner's journey to show: ours
             self.viewer = seat
             self.refresh()
 
     # --- what people click --------------------------------------------------------------
-    def _act(self, *actions: str) -> bool:
-        """One click: one action, or two (a drawn card dropped on a pile: keep, then discard)."""
-        if not self.act(actions[0]):
-            return False
-        if self.online is not None:
-            self._queued = list(actions[1:])
-            return True
-        return all(self.act(a) for a in actions[1:])
-
     def _not_now(self) -> bool:
         """Clicks do nothing while it is not a person's turn here (a replay says why)."""
         if self.is_human_turn():
             return False
-        if self.replaying is not None:
-            self.refuse("This is a replay: close it to play on.")
+        self.refused_in_replay()
         return True
 
     def _day_clicked(self, slot: int) -> None:
@@ -482,7 +453,7 @@ class TenDaysMode(TurnBasedMode):
             self.status.emit(f"Day {slot + 1} already has a card: choose an empty day.")
             return
         if g.phase in (DEAL, PLACE):
-            self._act(f"day:{slot + 1}")
+            self.act_series(f"day:{slot + 1}")
         elif g.phase == DRAW:
             self.status.emit("First draw a card: from the deck or from the top of a discard pile.")
         elif g.phase == DISCARD:
@@ -494,7 +465,7 @@ class TenDaysMode(TurnBasedMode):
             return
         if index == 0:
             if g.phase == DRAW:
-                self._act("draw")
+                self.act_series("draw")
             elif g.phase in (PLACE, DISCARD):
                 self.status.emit("You have drawn this turn: place the card you hold or put it on a discard pile.")
             return
@@ -503,20 +474,20 @@ class TenDaysMode(TurnBasedMode):
             if not g.piles[pile - 1]:
                 self.status.emit(f"Pile {pile} is empty.")
                 return
-            self._act(f"take:{pile}")
+            self.act_series(f"take:{pile}")
         elif g.phase in (PLACE, DISCARD):
             empty = [k + 1 for k, p in enumerate(g.piles) if not p]
             if empty and pile not in empty:
                 self.status.emit(f"Pile {empty[0]} is empty: a discard must go on an empty pile first.")
                 return
             if g.phase == PLACE:  # dropping the drawn card on a pile keeps the journey
-                self._act("keep", f"discard:{pile}")
+                self.act_series("keep", f"discard:{pile}")
             else:
-                self._act(f"discard:{pile}")
+                self.act_series(f"discard:{pile}")
 
     def _keep_clicked(self) -> None:
         if not self._not_now() and self.game.phase == PLACE:
-            self._act("keep")
+            self.act_series("keep")
 
     def _hint_toggled(self, on: bool) -> None:
         self.hint_on = on
@@ -605,10 +576,11 @@ class TenDaysMode(TurnBasedMode):
         self.keep_button.setEnabled(human_turn and phase == PLACE)
         self.hand_text.setText(self._hand_text(human_turn, held))
         banner = self._banner_text(human_turn)
-        if self.online is not None and self.online_unconfirmed and not g.is_terminal():
+        view = self.seat_view
+        if view.pending and not g.is_terminal():
             banner = "Sending your move to the table…"
-        if self.online_note:
-            banner = f"<div style='color:#b02a37'><b>{html.escape(self.online_note)}</b></div>{banner}"
+        if view.note:
+            banner = f"<div style='color:#b02a37'><b>{html.escape(view.note)}</b></div>{banner}"
         self.banner.setText(banner)
         self.players_label.setText(self._players_html())
         self.problems_label.setText(self._problems_html(seat, report))
