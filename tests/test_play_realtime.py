@@ -163,6 +163,8 @@ def test_the_flow_pauses_resumes_and_says_when_to_look_again():
     assert flow.resume() and flow.now() == 3_000
     mono.s += 0.5
     assert flow.now() == 3_500
+    view = flow.view(0)   # the table's view of a seat, with the clock running here
+    assert view.clock_ms == 3_500 and view.state is match.state and view.source == "local"
 
 
 def test_a_persons_action_goes_in_at_the_clocks_time_and_a_refused_one_changes_nothing():

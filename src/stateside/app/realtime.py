@@ -282,9 +282,10 @@ class RealtimeMode(LogLinks, GameMode):
         source = self.play_table.online
         if source is None:
             return
-        if source.note:
-            self.set_banner("slip", source.note)
-        elif self.online_sent:
+        view = self.flow.view(source.seat, self.now())
+        if view.note:
+            self.set_banner("slip", view.note)
+        elif view.pending and self.online_sent:
             what = self.sent_words(self.online_sent[-1][1])
             self.set_banner("pending", f"Sent: {what}\u2026 (the table decides who was first)")
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any, Protocol
 
 from stateside.engine import clock
@@ -29,7 +30,7 @@ from stateside.engine.clock import next_step
 from stateside.engine.log import LogEntry
 from stateside.engine.match import Match
 from stateside.engine.protocol import CHANCE, State, sees
-from stateside.play.table import LOCAL, ONLINE, OnlineSource, OnlineUpdate, Result, Table
+from stateside.play.table import LOCAL, ONLINE, OnlineSource, OnlineUpdate, Result, SeatView, Table
 
 MAX_STEPS = 10_000   # no clock brings more actions than this before a given time: a loop guard
 
@@ -235,6 +236,12 @@ class RealtimeFlow:
         """A followed table's latest time: the display runs on from it while `running`."""
         self.started = True
         self.clock.restart(game_now, running=running)
+
+    def view(self, seat: int | None, now: int | None = None) -> SeatView:
+        """The table's view for `seat` (play.table.SeatView), its clock the one running here:
+        the game's time as the screen shows it, ahead of the last logged moment while the
+        game runs."""
+        return replace(self.table.view(seat), clock_ms=self.now() if now is None else now)
 
     # --- what comes next -------------------------------------------------------------------
     def advance(self, now: int | None = None) -> list[LogEntry]:
