@@ -59,10 +59,6 @@ class ScrambledStatesMode(RealtimeMode):
         self.board.installEventFilter(self)
         self.start_game(build_match(self.choice, random.randrange(1 << 30)))
 
-    @property
-    def game(self) -> ScrambledStates | None:
-        return self.match.state if self.match else None
-
     # ---------------------------------------------------------------- layout
     def _build(self) -> None:
         panel = self.side_panel = SidePanel(self.cards, self.log_panel, self)
