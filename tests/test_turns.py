@@ -196,3 +196,13 @@ def test_the_log_follows_new_lines_unless_scrolled_up(qtbot, mode):
     with qtbot.waitSignal(bar.rangeChanged, timeout=2000):   # the moment the list would follow
         panel.append(LogLine(45, 0, "line 45"))
     assert bar.value() == 0
+
+
+def test_a_refused_undo_leaves_the_computers_timer_running(qtbot, mode, monkeypatch):
+    """Ctrl+Z where nothing may be taken back changes nothing: the computer still moves."""
+    monkeypatch.setattr(GameMode, "undo_beat_ms", 0)
+    mode.ai_delay_ms = 60_000   # the computer's move waits on the timer
+    mode.install(new_match(["ai:easy", "human"]))
+    assert mode.ai_timer.isActive() and mode.undo_refusal()
+    mode.undo()
+    assert mode.ai_timer.isActive()

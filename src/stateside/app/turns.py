@@ -642,9 +642,9 @@ class TurnBasedMode(LogLinks, GameMode):
         if self.step_to_take_back() and self.is_human_turn():
             self.take_back()
             return
-        self.ai_timer.stop()
-        if self.flow.undo() is None:
+        if self.flow.undo() is None:   # refused: the computers' timer runs on
             return
+        self.ai_timer.stop()
         self._fill_log()
         self.schedule()
         self.changed.emit()
