@@ -7,7 +7,9 @@ the table, turns input into actions (`act`) and words what happened.
 A mode fills in these public hooks: start_game(match) (a new game on show, with its first
 words), refresh() (draw the table as it is now), set_banner(kind, text), fill_log(),
 on_show() (forget the marks of the game shown before), on_resume() (the words as the game
-runs), online_round(state) (the round an online move is for) and sent_words(action_json).
+runs), on_ended() (an online game's end), online_round(state) (the round an online move is
+for) and sent_words(action_json). Every person's action goes through act(seat, action),
+which asks the tutorial's guard first (GameMode.guard_refusal).
 """
 from __future__ import annotations
 
