@@ -1,6 +1,6 @@
 """A game's mode fills in the declared hooks of the frame below it and calls its public
 methods; it overrides and calls none of its private (_name) methods. The frame here is
-app/turns.py, app/mode.py and the play layer (stateside.play); the modes are every
+app/turns.py, app/realtime.py, app/mode.py and the play layer (stateside.play); the modes are every
 games/*/mode*.py and every class of app/ that derives from a mode. Read with ast, so a
 mode written after this test is checked too."""
 from __future__ import annotations
@@ -11,8 +11,9 @@ from pathlib import Path
 import stateside
 
 SRC = Path(stateside.__file__).parent
-FRAME = [SRC / "app" / "turns.py", SRC / "app" / "mode.py", *sorted((SRC / "play").glob("*.py"))]
-MODE_BASES = {"GameMode", "TurnBasedMode"}
+FRAME = [SRC / "app" / "turns.py", SRC / "app" / "mode.py", SRC / "app" / "realtime.py",
+         *sorted((SRC / "play").glob("*.py"))]
+MODE_BASES = {"GameMode", "TurnBasedMode", "RealtimeMode"}
 
 
 def frame_classes(paths: list[Path]) -> dict[str, tuple[set[str], list[str]]]:
@@ -79,7 +80,7 @@ def violations(path: Path, frame_private: set[str] | None = None) -> list[str]:
 
 def mode_files() -> list[Path]:
     games = sorted((SRC / "games").glob("*/mode*.py"))
-    app = [p for p in sorted((SRC / "app").glob("*.py")) if p not in FRAME[:2] and mode_classes(p)]
+    app = [p for p in sorted((SRC / "app").glob("*.py")) if p not in FRAME and mode_classes(p)]
     return games + app
 
 

@@ -9,7 +9,8 @@ from stateside.engine.clock import planned_reactions
 from stateside.engine.match import Match
 from stateside.errors import SaveError
 from stateside.games.scrambled_states.ai import LEVELS
-from stateside.games.scrambled_states.mode import COMPUTER_NAMES, ScrambledStatesMode, build_match
+from stateside.games.scrambled_states.mode import ScrambledStatesMode, build_match
+from stateside.games.scrambled_states.panels import COMPUTER_NAMES
 from stateside.games.scrambled_states.rules import FACE_UP, Round, slap
 
 
@@ -62,7 +63,7 @@ def arrange(mode, center: str, face: str, table: list[str]) -> None:
     g.round = Round(g.round_count, center, face, reveal_at=g.now(), announced=True,
                     first_action=len(g.actions), open_since=g.now())
     mode.match.players = [None] * len(mode.match.players)
-    mode._update()
+    mode.refresh()
 
 
 def click_state(qtbot, mode, code: str) -> None:
@@ -316,7 +317,7 @@ def test_the_card_row_keeps_its_size_whatever_the_panel_shows(qtbot, show_mode):
     for computers in (1, 5):
         m = show_mode(ScrambledStatesMode, size=(1024, 700))
         m.start_game(build_match(choice(computers=computers, level="mixed"), 4))
-        m._set_banner("slip", "A long message " * 12)
+        m.set_banner("slip", "A long message " * 12)
         qtbot.wait(10)
         heights[computers] = (m.table.height(), m.table.slot_rect(0).height())
         assert m.table.geometry().bottom() <= m.height()

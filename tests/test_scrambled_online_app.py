@@ -174,7 +174,7 @@ def test_leave_the_online_table_from_the_game_menu_frees_the_seat(qtbot, server)
     mode = attach_session(window, sa)
     assert isinstance(mode, ScrambledStatesMode) and mode.online is sa
     assert sa.leave_action in window.game_menu.actions()
-    qtbot.waitUntil(lambda: mode._online_started and len(mode.match.log) > 15, timeout=10000)
+    qtbot.waitUntil(lambda: mode.online_started and len(mode.match.log) > 15, timeout=10000)
     code, user, password = sa.table, sa.client.user, sa.client.password
     online_match = mode.match
 

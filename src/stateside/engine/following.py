@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass, field
 
 from stateside.engine.match import LogEntry, Match
-from stateside.engine.protocol import CHANCE, State
+from stateside.engine.protocol import CHANCE, SIMULTANEOUS, State
 from stateside.errors import IllegalActionError
 
 RESAMPLES = 8   # other worlds tried, catching up, for a visible move that does not fit this one
@@ -112,6 +112,13 @@ def _visible(match: Match, seat: int, entry: dict, told: dict) -> LogEntry:
 def _fits(state: State, actor: int, action) -> bool:
     if state.is_terminal() or state.actor(action) != actor:
         return False
+    if actor == SIMULTANEOUS and state.spec.real_time:
+        # Time passing (advance_action) is listed by no seat: the rules say if it may pass here.
+        try:
+            state.clone().apply_action(action)
+        except IllegalActionError:
+            return False
+        return True
     legal = [a for a, _ in state.chance_outcomes()] if actor == CHANCE else state.legal_actions(actor)
     return action in legal
 

@@ -28,10 +28,9 @@ import logging
 import time
 from typing import Any, Protocol
 
-from stateside.engine.clock import next_step
-from stateside.engine.protocol import CHANCE
 from stateside.errors import IllegalActionError
 from stateside.online import protocol as P
+from stateside.play.realtime import CHANCE_DUE, GameClock, due_by, next_due_ms
 
 log = logging.getLogger("stateside.referee")
 SEAT_KINDS = ("slap", "no-match", "buzz")
@@ -70,20 +69,19 @@ class RealTimeTable:
         self.wake = asyncio.Event()                   # the table's status changed (a seat left or came back)
         self.task: asyncio.Task | None = None
         self.sub = None
-        self.base_mono = time.monotonic()
-        self.base_game = 0
+        self.clock = GameClock(time.monotonic)   # monotonic seconds <-> game milliseconds
         self.paused = False   # waiting for an empty seat to be taken: the game's clock stands still
 
-    # --- the clock: monotonic seconds <-> game milliseconds ---------------------------------
+    # --- the clock (play.realtime's, as at every screen) -----------------------------------
     def restart_clock(self, game_now: int) -> None:
         """Game time `game_now` is now; it runs with the wall clock from here."""
-        self.base_mono, self.base_game = time.monotonic(), game_now
+        self.clock.restart(game_now)
 
     def game_time(self, mono: float) -> int:
-        return self.base_game + int((mono - self.base_mono) * 1000)
+        return self.clock.game_time(mono)
 
     def mono_at(self, game_t: int) -> float:
-        return self.base_mono + (game_t - self.base_game) / 1000
+        return self.clock.mono_at(game_t)
 
     def poke(self) -> None:
         """The table's status changed (a seat left): the driver looks again at once."""
@@ -165,8 +163,8 @@ class RealTimeTable:
                 if table.match.is_over():
                     await ref.end(table)
                     return False
-                t_next, actions = next_step(table.match)
-                wait_until = self.mono_at(t_next) if actions else None
+                t_next = next_due_ms(table.match)
+                wait_until = self.mono_at(t_next) if t_next is not None else None
         if paused:   # a seat left: the game's clock stops until the seat is taken again
             self.paused = True
             try:
@@ -198,19 +196,11 @@ class RealTimeTable:
         """Commit everything the game's clock brings up to game time t: chance draws,
         deadlines, computers' planned actions, in time order; then time itself."""
         ref = self.referee
-        for _ in range(10_000):
+        # play.realtime's clock loop, the one every screen runs; here each action is committed
+        # to the table's log, and a chance outcome is the referee's own draw.
+        for action in due_by(lambda: ref.tables[self.code].match, t):
             table = ref.tables[self.code]
-            match = table.match
-            if match.state.current_player() == CHANCE:
-                await ref.commit(table, ref.next_automatic(table))
-                continue
-            if match.is_over():
-                return
-            _, actions = next_step(match, until=t)
-            if not actions:
-                return
-            for action in actions:
-                await ref.commit(ref.tables[self.code], action)
+            await ref.commit(table, ref.next_automatic(table) if action is CHANCE_DUE else action)
 
     async def take(self, seat: int, intent: dict, arrived: float) -> dict | None:
         """One seat's intent, at the game time of its arrival; a refusal or None."""

@@ -17,8 +17,8 @@ from stateside.games.scrambled_states.painting import (
     paint_empty_slot,
 )
 from stateside.games.scrambled_states.rules import FACE_NAMES, FACE_UP
+from stateside.games.scrambled_states.words import DIE_LABELS
 
-DIE_LABELS = {"two": "Any two"}
 FLASH_MS = 1400
 # A won card stays in view this long (on the table, on the map or as the center card),
 # stamped with the winner's name, before the card that replaces it appears: a computer's
