@@ -1,0 +1,181 @@
+"""Seats signed with NATS JWTs, held against the real nats-server: what the referee signs is
+accepted, and the server itself refuses a revoked seat, an expired JWT, a JWT signed by a
+key the account does not list, one altered after signing, a guest that gives itself
+permissions, and a guest reading another guest's replies. Taking and leaving seats writes
+nothing into the server's configuration."""
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+nats = pytest.importorskip("nats", reason="online play needs nats-py (pip install '.[online]')")
+pytest.importorskip("nkeys", reason="online play needs nkeys (pip install '.[online]')")
+
+from stateside.online import auth as A  # noqa: E402
+from stateside.online import client as C  # noqa: E402
+from stateside.online import protocol as P  # noqa: E402
+from stateside.online.referee import Referee  # noqa: E402
+from stateside.online.server import NatsServer, find_nats_server  # noqa: E402
+
+pytestmark = pytest.mark.skipif(find_nats_server() is None,
+                                reason="nats-server is not installed (pip install '.[online]')")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = NatsServer(tmp_path_factory.mktemp("nats")).start()
+    yield srv
+    srv.stop()
+
+
+async def sign_in(server, key, jwt, errors=None, **options):
+    """A connection with this JWT, proving `key`; the server's refusal raises."""
+    async def on_error(e):
+        if errors is not None:
+            errors.append(str(e).lower())
+    return await nats.connect(server.url, allow_reconnect=False, max_reconnect_attempts=0, connect_timeout=2,
+                              error_cb=on_error, **C.signing_in(key, jwt), **options)
+
+
+async def refused(server, key, jwt) -> str | None:
+    """The server's word when it refuses the JWT at connect; None when it lets it in."""
+    try:
+        nc = await sign_in(server, key, jwt)
+    except Exception as e:   # nats-py reports a refused login in several ways
+        return str(e).lower() or type(e).__name__
+    await nc.close()
+    return None
+
+
+def seat_jwt(server, key, signer=None, expires=None, table="K7QX3M", seat=0, account=None):
+    """A seat's JWT as the referee makes it, or with another signer, expiry or account."""
+    pub, sub = A.seat_permissions(table, seat, A.user_inbox(A.public(key)))
+    claims = A.user_claims(A.public(key), f"{table}-{seat}", account or server.trust.pub["seats"], pub, sub,
+                           expires=time.time() + 3600 if expires is None else expires)
+    return A.encode_jwt(signer or server.trust.keys["seat_signing"], claims)
+
+
+def test_what_the_referee_signs_is_accepted_and_every_forgery_refused(server):
+    async def go():
+        key = A.new_key("user")
+        out = {"good": await refused(server, key, seat_jwt(server, key))}
+        # Signed by a key the seats' account does not list (an attacker's own account key).
+        out["other signer"] = await refused(server, key, seat_jwt(server, key, signer=A.new_key("account")))
+        # Claiming the game account (the referee's, JetStream) with its own signature.
+        out["game account"] = await refused(server, key, seat_jwt(server, key, signer=A.new_key("account"),
+                                                                  account=server.trust.pub["account"]))
+        # Altered after signing: seat 0's JWT made to say seat 1 (the signature no longer fits).
+        good = seat_jwt(server, key)
+        head, body, sig = good.split(".")
+        claims = A._unb64(body).replace(b".in.0", b".in.1")
+        out["altered"] = await refused(server, key, f"{head}.{A._b64(claims)}.{sig}")
+        # A good JWT whose key the connection does not hold (the nonce signed by another key).
+        out["stolen"] = await refused(server, A.new_key("user"), good)
+        # Expired a minute ago.
+        out["expired"] = await refused(server, key, seat_jwt(server, key, expires=time.time() - 60))
+        # The public guest key cannot sign a user with permissions of its own choosing.
+        greedy = A.encode_jwt(A.key_from_seed(A.GUEST_SIGNING_SEED),
+                              A.user_claims(A.public(key), "greedy", A.GUEST_ACCOUNT, [">"], [">"]))
+        out["greedy guest"] = await refused(server, key, greedy)
+        return out
+    out = asyncio.run(go())
+    assert out.pop("good") is None
+    for what, word in out.items():
+        assert word and "authorization" in word, (what, word)
+
+
+def test_a_jwt_that_expires_while_connected_is_cut_off(server):
+    async def go():
+        key = A.new_key("user")
+        errors, closed = [], asyncio.Event()
+
+        async def on_closed():
+            closed.set()
+        nc = await sign_in(server, key, seat_jwt(server, key, expires=time.time() + 1.2), errors,
+                           closed_cb=on_closed)
+        await asyncio.wait_for(closed.wait(), 10)   # the server closes it at the expiry
+        return str(nc.last_error).lower()
+    said = asyncio.run(go())
+    assert "authentication expired" in said
+
+
+def test_a_revoked_seat_is_cut_off_and_can_neither_connect_nor_publish(server):
+    async def go():
+        ref = Referee(server.referee_url(), authorizer=server.authorizer)
+        await ref.start()
+        conf = server.data_dir / "nats.conf"
+        written = (conf.read_text(), conf.stat().st_mtime_ns)
+        try:
+            host = await C.host_table(server.guest_url(), "ten-days", ["human", "human"])
+            code = host["table"]
+            seats = [await C.join_table(server.guest_url(), code, s) for s in (0, 1)]
+            clients = [await C.SeatClient(server.guest_url(), c).connect() for c in seats]
+            while clients[0].status != "playing":
+                await clients[0].wait_change(5)
+            # A connection of seat 1's own, beside its client: it stays until the revocation.
+            errors, closed = [], asyncio.Event()
+
+            async def on_closed():
+                closed.set()
+            key = A.key_from_seed(seats[1]["seed"])
+            spare = await sign_in(server, key, seats[1]["jwt"], errors, closed_cb=on_closed)
+            await clients[1].leave()                      # logged, then revoked
+            await asyncio.wait_for(closed.wait(), 5)      # the server cut the spare connection off
+            errors.append(str(spare.last_error).lower())
+            again = await refused(server, key, seats[1]["jwt"])
+            # Nothing it sent after the revocation reached the referee: the table still waits.
+            n = ref.tables[code].n
+            try:
+                await spare.publish(P.intent_subject(code, 1), P.encode({"type": "act", "n": n, "action": [0]}))
+            except Exception as e:   # (nats-py refuses to publish on a closed connection)
+                errors.append(str(e).lower())
+            await clients[0].sync()
+            await clients[0].wait_change(5)
+            after = (ref.tables[code].n, ref.tables[code].status)
+            # Seat 1 taken again: a new key and JWT, and the game goes on.
+            back = await C.join_table(server.guest_url(), code, 1)
+            fresh = await C.SeatClient(server.guest_url(), back).connect()
+            while fresh.status != "playing":
+                await fresh.wait_change(5)
+            for c in (clients[0], fresh):
+                await c.close()
+            return errors, again, (n, "lobby"), after, back, seats[1], written, (conf.read_text(),
+                                                                                 conf.stat().st_mtime_ns)
+        finally:
+            await ref.stop()
+    errors, again, before, after, back, old, written, now = asyncio.run(go())
+    assert any("authentication revoked" in e for e in errors), errors
+    assert again and "authorization" in again
+    assert after == before
+    assert back["user"] != old["user"] and back["seat"] == 1
+    # Three seats taken and one left: the server's configuration was not touched.
+    assert now == written and old["user"] not in now[0] and back["user"] not in now[0]
+
+
+def test_a_guest_reads_only_its_own_inbox(server):
+    async def go():
+        ref = Referee(server.referee_url(), authorizer=server.authorizer)
+        await ref.start()
+        try:
+            a, b = A.new_key("user"), A.new_key("user")
+            errors, seen = [], []
+
+            async def sniff(msg):
+                seen.append(msg.data)
+            spy = await sign_in(server, a, A.guest_jwt(a), errors, inbox_prefix=A.guest_inbox(A.public(a)))
+            await spy.subscribe(A.guest_inbox(A.public(b)) + ".>", cb=sniff)   # b's replies: refused
+            await spy.subscribe(P.LOBBY_HOST, cb=sniff)                          # others' requests: refused
+            other = await sign_in(server, b, A.guest_jwt(b), inbox_prefix=A.guest_inbox(A.public(b)))
+            reply = await other.request(P.LOBBY_HOST, P.encode({"type": "host", "game": "ten-days",
+                                                                "seats": ["human", "human"]}), timeout=5)
+            await spy.flush()
+            await other.close()
+            await spy.close()
+            return errors, seen, P.decode(reply.data, P.MAX_SERVER_PAYLOAD)
+        finally:
+            await ref.stop()
+    errors, seen, reply = asyncio.run(go())
+    assert reply["ok"] and seen == []
+    assert sum("permissions violation for subscription" in e for e in errors) == 2, errors
