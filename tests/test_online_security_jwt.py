@@ -179,3 +179,25 @@ def test_a_guest_reads_only_its_own_inbox(server):
     errors, seen, reply = asyncio.run(go())
     assert reply["ok"] and seen == []
     assert sum("permissions violation for subscription" in e for e in errors) == 2, errors
+
+
+def test_a_revocation_outlives_a_restart_of_the_server(tmp_path):
+    """The pushed account is kept in the resolver's folder, and the preloaded one (older)
+    does not replace it when the server starts again."""
+    srv = NatsServer(tmp_path / "nats").start()
+    key = A.new_key("user")
+    try:
+        async def revoke():
+            jwt = await srv.authorizer.issue("K7QX3M", 0, A.public(key))
+            before = await refused(srv, key, jwt)
+            await srv.authorizer.revoke_user(A.public(key))
+            await srv.authorizer.close()
+            return jwt, before
+        jwt, before = asyncio.run(revoke())
+        srv.stop()
+        srv = NatsServer(tmp_path / "nats", port=srv.port).start()
+        after = asyncio.run(refused(srv, key, jwt))
+    finally:
+        srv.stop()
+    assert before is None
+    assert after and "authorization" in after
