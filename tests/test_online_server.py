@@ -133,3 +133,37 @@ def test_a_server_nobody_runs_is_reported_in_seconds():
     with pytest.raises(C.OnlineError, match="cannot reach the server at 127.0.0.1"):
         asyncio.run(C.host_table(f"nats://guest:guest@127.0.0.1:{free_port()}", "ten-days", ["human", "human"]))
     assert time.monotonic() - start < 15
+
+
+def test_a_folder_of_the_password_server_keeps_its_games_and_loses_its_passwords(tmp_path):
+    """Before JWTs, the games' logs lived under the account named STATESIDE and the seats'
+    passwords in seats.json: a server started on such a folder serves the old games and
+    removes the passwords nobody reads any more."""
+    from stateside.online.referee import Referee
+
+    data = tmp_path / "data"
+
+    async def with_referee(srv, body):
+        ref = Referee(srv.referee_url(), authorizer=srv.authorizer)
+        await ref.start()
+        try:
+            return await body()
+        finally:
+            await ref.stop()
+
+    srv = NatsServer(data).start()
+    try:
+        host = asyncio.run(with_referee(srv, lambda: C.host_table(srv.guest_url(), "ten-days", ["human", "human"],
+                                                                   ["Ann", "Bo"])))
+    finally:
+        srv.stop()
+    store = data / "jetstream" / "jetstream"
+    (store / srv.trust.pub["account"]).rename(store / "STATESIDE")   # as the old server kept it
+    (data / "seats.json").write_text('{"K7QX3M-0-abc": {"password": "p"}}')
+    srv = NatsServer(data).start()
+    try:
+        look = asyncio.run(with_referee(srv, lambda: C.look_table(srv.guest_url(), host["table"])))
+    finally:
+        srv.stop()
+    assert look["names"] == ["Ann", "Bo"] and look["status"] == "lobby"
+    assert not (data / "seats.json").exists() and not (store / "STATESIDE").exists()

@@ -46,7 +46,7 @@ UNLIMITED = {"subs": -1, "data": -1, "payload": -1}
 # signs, whatever the user's JWT says; the key's seed is public on purpose. A guest's inbox is
 # named after its own public key (the template's {{subject()}}), so no guest reads another's
 # replies.
-GUEST_ACCOUNT = "ABZ4BR2JHAPUSN3QWJQ4EREOBGH2X5DKG7OWHP4WANLGGT5H4UMAHSQP"
+GUEST_ACCOUNT = "ABVTRUVZWBRGHIKFAIHZM3CFO5RKJQ6L4HXE4RUNOPQTK2OMBCHZOXSE"
 GUEST_SIGNING_SEED = b"SAAP3J4MHXW77DBM564LJFX7H6GNVVYZQ2TFOYGCKVANI32PPSN2FUM3ME"   # public, scoped
 LOBBY_SUBJECTS = (P.LOBBY_HOST, P.LOBBY_JOIN, P.LOBBY_LOOK, P.LOBBY_LIST, P.LOBBY_WATCH)
 
@@ -350,6 +350,7 @@ class JwtAuthorizer:
         self.urls = urls
         self.lifetime_s = lifetime_s
         self.issued: dict[str, list[str]] = {}   # table -> the users issued for it (spectators too)
+        self._issued_at: dict[str, float] = {}   # table -> when it was last issued a user
         self.revoked: dict[str, int] = {}        # user key -> when revoked (kept until its JWT expired)
         self._sys = None                          # the system account's connection, and its event loop
         self._loop = None
@@ -369,6 +370,13 @@ class JwtAuthorizer:
         jwt = encode_jwt(self.trust.keys["seat_signing"], user_claims(
             user_key, name, self.trust.pub["seats"], pub, sub, expires=time.time() + self.lifetime_s))
         self.issued.setdefault(table, []).append(user_key)
+        now = time.time()
+        self._issued_at[table] = now
+        if len(self._issued_at) > 1000 and len(self._issued_at) % 1000 == 1:
+            # a table never finished (closed, abandoned) is forgotten once its JWTs expired
+            for old in [t for t, at in self._issued_at.items() if at < now - self.lifetime_s]:
+                self.issued.pop(old, None)
+                self._issued_at.pop(old, None)
         return jwt
 
     async def issue(self, table: str, seat: int, user_key: str) -> str:
@@ -382,6 +390,7 @@ class JwtAuthorizer:
 
     async def revoke_table(self, table: str) -> None:
         """Every user issued for a table (its game is over)."""
+        self._issued_at.pop(table, None)
         await self._revoke(self.issued.pop(table, []))
 
     async def revoke_user(self, user_key: str) -> None:

@@ -143,10 +143,22 @@ class NatsServer:
         from stateside.online.auth import write_private
 
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._upgrade_folder()
         conf = self.data_dir / "nats.conf"
         write_private(conf, render_config(self.host, self.port, self.data_dir, self.trust))
         write_credentials(self.data_dir, self.trust)
         return conf
+
+    def _upgrade_folder(self) -> None:
+        """A folder of the password-based server before: the games' logs move to the game
+        account (JetStream keeps them under the account's name, now its public key), and
+        the old users' passwords, which no server reads any more, are removed."""
+        store = self.data_dir / "jetstream" / "jetstream"
+        old, new = store / "STATESIDE", store / self.trust.pub["account"]
+        if old.is_dir() and not new.exists():
+            old.rename(new)
+        for stale in ("seats.json", "seats.lock", "referee.json"):
+            (self.data_dir / stale).unlink(missing_ok=True)
 
     def start(self, timeout: float = 10.0) -> NatsServer:
         exe = find_nats_server()
