@@ -201,3 +201,33 @@ def test_a_revocation_outlives_a_restart_of_the_server(tmp_path):
         srv.stop()
     assert before is None
     assert after and "authorization" in after
+
+
+def test_the_server_cuts_off_a_seat_or_guest_sending_more_than_its_limit(server):
+    """A seat may send 16 KiB at most (the referee reads 8), a guest 8 KiB (the lobby 4):
+    beyond that the server closes the connection before the message reaches anyone."""
+    async def go():
+        said = {}
+        seat = A.new_key("user")
+        guest = A.new_key("user")
+        pub, sub = A.seat_permissions("K7QX3M", 0, A.user_inbox(A.public(seat)))
+        seat_jwt_ = A.encode_jwt(server.trust.keys["seat_signing"], A.user_claims(
+            A.public(seat), "K7QX3M-0", server.trust.pub["seats"], pub, sub, expires=time.time() + 60,
+            limits=A.SEAT_LIMITS))
+        for what, key, jwt, subject, within, size in (
+                ("seat", seat, seat_jwt_, P.intent_subject("K7QX3M", 0), 15_000, 20_000),
+                ("guest", guest, A.guest_jwt(guest), P.LOBBY_LOOK, 7_000, 10_000)):
+            closed = asyncio.Event()
+
+            async def on_closed(closed=closed):
+                closed.set()
+            nc = await sign_in(server, key, jwt, closed_cb=on_closed)
+            await nc.publish(subject, b"x" * within)   # within the limit: nothing happens
+            await nc.flush()
+            assert nc.is_connected, what
+            await nc.publish(subject, b"x" * size)
+            await asyncio.wait_for(closed.wait(), 5)
+            said[what] = str(nc.last_error).lower()
+        return said
+    said = asyncio.run(go())
+    assert all("maximum payload" in s for s in said.values()), said

@@ -38,6 +38,12 @@ from stateside.online import protocol as P
 SEAT_LIFETIME_S = 8 * 3600   # a seat's JWT expires then (a seat taken again gets a new one)
 HEADER = {"typ": "JWT", "alg": "ed25519-nkey"}
 UNLIMITED = {"subs": -1, "data": -1, "payload": -1}
+# What the server itself holds a seat's, a spectator's and a guest's connection to: a few
+# subscriptions, and messages a little above what the referee accepts from each (8 KiB from
+# a seat, 4 KiB to the lobby), so that a flood of large messages is cut off at the server.
+SEAT_LIMITS = {"subs": 8, "data": -1, "payload": 2 * P.MAX_INTENT_BYTES}
+SPECTATOR_LIMITS = {"subs": 4, "data": -1, "payload": 1024}
+GUEST_LIMITS = {"subs": 4, "data": -1, "payload": 2 * P.MAX_LOBBY_BYTES}
 
 # The guests' account is the same on every Stateside server, so that a client that knows only
 # a server's address can sign itself in as a guest: its public key below was made once and its
@@ -121,9 +127,10 @@ def decode_jwt(token: str) -> dict:
 
 
 def user_claims(user_key: str, name: str, account: str, pub: list[str] | None, sub: list[str] | None,
-                expires: int | None = None, bearer: bool = False, resp: bool = False) -> dict:
+                expires: float | None = None, bearer: bool = False, resp: bool = False,
+                limits: dict | None = None) -> dict:
     """A user of `account`. pub/sub: the subjects it may publish/subscribe to (None: all;
-    []: none)."""
+    []: none); limits: subscriptions, bytes, a message's size (-1: no limit)."""
     perms: dict = {}
     if pub is not None:
         perms["pub"] = {"allow": pub} if pub else {"deny": [">"]}
@@ -131,7 +138,7 @@ def user_claims(user_key: str, name: str, account: str, pub: list[str] | None, s
         perms["sub"] = {"allow": sub} if sub else {"deny": [">"]}
     if resp:
         perms["resp"] = {"max": 1, "ttl": 0}
-    nats = {**perms, **UNLIMITED, "type": "user", "version": 2, "issuer_account": account}
+    nats = {**perms, **(limits or UNLIMITED), "type": "user", "version": 2, "issuer_account": account}
     if bearer:
         nats["bearer_token"] = True
     claims = {"sub": user_key, "name": name, "nats": nats}
@@ -183,7 +190,7 @@ def guest_scope() -> dict:
             "description": "a guest: the lobby's requests and its own inbox",
             "template": {"pub": {"allow": list(LOBBY_SUBJECTS)},
                          "sub": {"allow": [P.GUEST_INBOX_PREFIX + ".{{subject()}}.>"]},
-                         **UNLIMITED}}
+                         **GUEST_LIMITS}}
 
 
 # --- the data folder's operator and accounts ---------------------------------------------------
@@ -365,10 +372,12 @@ class JwtAuthorizer:
 
         return {"user_credentials": UserString(self.trust.referee_creds())}
 
-    def _sign(self, table: str, user_key: str, name: str, pub: list[str], sub: list[str]) -> str:
+    def _sign(self, table: str, user_key: str, name: str, pub: list[str], sub: list[str],
+              limits: dict = SEAT_LIMITS) -> str:
         user_key = check_user_key(user_key)
         jwt = encode_jwt(self.trust.keys["seat_signing"], user_claims(
-            user_key, name, self.trust.pub["seats"], pub, sub, expires=time.time() + self.lifetime_s))
+            user_key, name, self.trust.pub["seats"], pub, sub, expires=time.time() + self.lifetime_s,
+            limits=limits))
         self.issued.setdefault(table, []).append(user_key)
         now = time.time()
         self._issued_at[table] = now
@@ -386,7 +395,7 @@ class JwtAuthorizer:
 
     async def issue_spectator(self, table: str, user_key: str) -> str:
         """A user who may only read the table's public subject, and publish nothing."""
-        return self._sign(table, user_key, f"{table}-w", [], [P.public_subject(table)])
+        return self._sign(table, user_key, f"{table}-w", [], [P.public_subject(table)], SPECTATOR_LIMITS)
 
     async def revoke_table(self, table: str) -> None:
         """Every user issued for a table (its game is over)."""
