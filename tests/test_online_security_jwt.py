@@ -231,3 +231,42 @@ def test_the_server_cuts_off_a_seat_or_guest_sending_more_than_its_limit(server)
         return said
     said = asyncio.run(go())
     assert all("maximum payload" in s for s in said.values()), said
+
+
+def test_lobby_requests_crossing_revocations_are_all_answered(server):
+    """Revoking re-signs the seats' account; the game account, which answers the lobby,
+    stays as it is, so no guest's reply is lost on its way (when the seats lived in the
+    game account, a look sent while a revocation was pushed went unanswered)."""
+    async def go():
+        ref = await nats.connect(server.url, **server.referee_options())
+
+        async def answer(msg):
+            await msg.respond(b'{"type": "reply", "ok": true}')
+        await ref.subscribe(P.LOBBY_LOOK, cb=answer)
+        await ref.flush()
+        key = A.new_key("user")
+        guest = await sign_in(server, key, A.guest_jwt(key), inbox_prefix=A.guest_inbox(A.public(key)))
+        done, pushes, lost = asyncio.Event(), [0], [0]
+
+        async def revoke_meanwhile():
+            while not done.is_set():
+                await server.authorizer.revoke_user(A.public(A.new_key("user")))
+                pushes[0] += 1
+
+        async def look():
+            try:
+                await guest.request(P.LOBBY_LOOK, b"{}", timeout=2)
+            except nats.errors.TimeoutError:
+                lost[0] += 1
+        pusher = asyncio.create_task(revoke_meanwhile())
+        for _ in range(40):
+            await asyncio.gather(*(look() for _ in range(5)))
+            await asyncio.sleep(0.005)
+        done.set()
+        await pusher
+        await server.authorizer.close()
+        for nc in (guest, ref):
+            await nc.close()
+        return pushes[0], lost[0]
+    pushes, lost = asyncio.run(go())
+    assert pushes >= 10 and lost == 0, (pushes, lost)
