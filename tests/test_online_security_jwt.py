@@ -270,3 +270,27 @@ def test_lobby_requests_crossing_revocations_are_all_answered(server):
         return pushes[0], lost[0]
     pushes, lost = asyncio.run(go())
     assert pushes >= 10 and lost == 0, (pushes, lost)
+
+
+def test_a_join_without_a_proper_public_key_is_refused_clearly(server):
+    async def go():
+        ref = Referee(server.referee_url(), authorizer=server.authorizer)
+        await ref.start()
+        try:
+            code = (await C.host_table(server.guest_url(), "ten-days", ["human", "human"]))["table"]
+            out = []
+            account_key = A.public(A.new_key("account"))
+            good = A.public(A.new_key("user"))
+            broken = good[:-1] + ("B" if good[-1] == "A" else "A")   # its checksum no longer fits
+            for key in (None, "nonsense", account_key, broken):
+                with pytest.raises(C.OnlineError) as e:
+                    await C._lobby(server.guest_url(), P.LOBBY_JOIN, {"type": "join", "table": code, "seat": 0,
+                                                                      "user_key": key})
+                out.append(str(e.value))
+            look = await C.look_table(server.guest_url(), code)
+            return out, look
+        finally:
+            await ref.stop()
+    out, look = asyncio.run(go())
+    assert all("user_key" in reason for reason in out), out
+    assert "checksum" in out[3] and look["joined"] == {}   # nobody was seated

@@ -95,6 +95,14 @@ def check_user_key(key) -> str:
     return key
 
 
+def _is_user_key(key) -> bool:
+    try:
+        check_user_key(key)
+        return True
+    except P.ProtocolError:
+        return False
+
+
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
@@ -410,6 +418,7 @@ class JwtAuthorizer:
         await self._revoke([user_key])
 
     async def _revoke(self, users: list[str]) -> None:
+        users = [u for u in users if _is_user_key(u)]   # (a seat of the password days has no key to revoke)
         if not users:
             return
         now = int(time.time())
