@@ -9,7 +9,9 @@ run it). Prints, on the machine's load (printed too):
   join:    one seat taken and connected (host excluded), one after another, for the first
            20 seats and for the last 20 after `--tables` x 2 seats were taken, milliseconds
            (median); with users in nats.conf this grew from 7-25 ms to 205-219 ms
-  seating: `--tables` tables hosted and two seats each joined, all at once, seconds
+  seating: `--tables` tables hosted and two seats each joined, all at once, seconds (the
+           referee shares this process's event loop with the 600 clients: bench_online.py's
+           figure, with the referee in a process of its own, is the one to compare)
   revoke:  one revocation pushed (the seats' account re-signed, read back), milliseconds (median of 20)
 """
 from __future__ import annotations
@@ -79,6 +81,7 @@ async def run(srv: NatsServer, tables: int) -> dict:
     await ref.start()
     try:
         guest = srv.guest_url()
+        await join_ms(guest, 2)   # (warming up: the game's rules loaded, the first connections made)
         first = await join_ms(guest, 20)
         seating = await seat_all(guest, tables)
         last = await join_ms(guest, 20)
