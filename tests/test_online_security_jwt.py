@@ -294,3 +294,38 @@ def test_a_join_without_a_proper_public_key_is_refused_clearly(server):
     out, look = asyncio.run(go())
     assert all("user_key" in reason for reason in out), out
     assert "checksum" in out[3] and look["joined"] == {}   # nobody was seated
+
+
+def test_a_revocation_another_referee_pushed_over_is_pushed_again(server):
+    """Each referee pushes the whole seats' account, and the server keeps the last one
+    pushed: a referee that read the account just before another's push went out drops the
+    other's revocation. So a referee looks again a moment after its push, and pushes
+    again what went missing."""
+    async def go():
+        one, two = A.JwtAuthorizer(server.trust, server.url), A.JwtAuthorizer(server.trust, server.url)
+        a, b = A.public(A.new_key("user")), A.public(A.new_key("user"))
+        real_held = two._held
+        stale = await real_held(await two._system(), server.trust.pub["seats"])   # read before a's push
+        await one.revoke_user(a)
+        reads = [stale]
+
+        async def held_once_stale(nc, account):
+            return reads.pop() if reads else await real_held(nc, account)
+        two._held = held_once_stale
+        await two.revoke_user(b)   # pushed from the stale read: a is gone from the server
+        nc = await one._system()
+
+        async def revoked():
+            return (await real_held(nc, server.trust.pub["seats"]))["nats"].get("revocations") or {}
+        right_after = set(await revoked())
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 8
+        while a not in await revoked() and loop.time() < end:   # one's second look puts it back
+            await asyncio.sleep(0.05)
+        final = set(await revoked())
+        for auth in (one, two):
+            await auth.close()
+        return a, b, right_after, final
+    a, b, right_after, final = asyncio.run(go())
+    assert a not in right_after and b in right_after   # the race happened
+    assert {a, b} <= final

@@ -36,6 +36,7 @@ import nkeys
 from stateside.online import protocol as P
 
 SEAT_LIFETIME_S = 8 * 3600   # a seat's JWT expires then (a seat taken again gets a new one)
+RECHECK_S = (1.0, 4.0)       # after a push, look this long after, and again (JwtAuthorizer._keep)
 HEADER = {"typ": "JWT", "alg": "ed25519-nkey"}
 UNLIMITED = {"subs": -1, "data": -1, "payload": -1}
 # What the server itself holds a seat's, a spectator's and a guest's connection to: a few
@@ -371,7 +372,7 @@ class JwtAuthorizer:
         self._loop = None
         self._lock = None
         self._pending: list = []                 # futures of revocations waiting for the next push
-        self._last_iat = 0
+        self._watch: asyncio.Future | None = None   # the looks after a push (_keep)
 
     @property
     def connect_options(self) -> dict:
@@ -439,14 +440,31 @@ class JwtAuthorizer:
                 else:
                     for f in batch:
                         f.done() or f.set_result(None)
+                    if self._watch is None or self._watch.done():
+                        self._watch = asyncio.ensure_future(self._keep())
         await done
+
+    async def _keep(self) -> None:
+        """Look again a little after a push, and push again if our revocations are gone:
+        the server takes the last account pushed, whatever its date, so a referee that read
+        the account just before ours was pushed may have pushed it without them."""
+        for wait in RECHECK_S:
+            await asyncio.sleep(wait)
+            try:
+                async with self._lock:
+                    nc = await self._system()
+                    held = (await self._held(nc, self.trust.pub["seats"])).get("nats", {}).get("revocations") or {}
+                    if any(held.get(u, 0) < t for u, t in self.revoked.items()):
+                        await self._push()
+            except Exception:   # the server is away: the next revocation pushes everything again
+                return
 
     def _bind(self) -> None:
         """(One authorizer may serve referees in several event loops one after another, as
         the tests do: a connection and a lock belong to the loop that made them.)"""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
-            self._loop, self._sys, self._lock = loop, None, asyncio.Lock()
+            self._loop, self._sys, self._lock, self._watch = loop, None, asyncio.Lock(), None
             self._pending = [f for f in self._pending if f.get_loop() is loop]
 
     async def _system(self):
@@ -473,9 +491,8 @@ class JwtAuthorizer:
             merged = {u: t for u, t in (held.get("nats", {}).get("revocations") or {}).items() if t >= horizon}
             for u, t in self.revoked.items():
                 merged[u] = max(t, merged.get(u, 0))
-            # strictly newer than what the server holds, or it keeps its own
-            iat = max(int(time.time()), int(held.get("iat", 0)) + 1, self._last_iat + 1)
-            self._last_iat = iat
+            # (the server takes the last account pushed, whatever its date; never one dated before it)
+            iat = max(int(time.time()), int(held.get("iat", 0)))
             reply = await nc.request("$SYS.REQ.CLAIMS.UPDATE", self.trust.seats_account_jwt(merged, now=iat).encode(),
                                      timeout=5)
             answer = json.loads(reply.data or b"{}")
@@ -492,6 +509,13 @@ class JwtAuthorizer:
         return decode_jwt(token) if token.count(".") == 2 else {}
 
     async def close(self) -> None:
+        if self._watch is not None and not self._watch.done() and self._loop is asyncio.get_running_loop():
+            self._watch.cancel()
+            try:
+                await self._watch
+            except asyncio.CancelledError:
+                pass
+        self._watch = None
         if self._sys is not None and not self._sys.is_closed:
             await self._sys.close()
         self._sys = None
