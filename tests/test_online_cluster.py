@@ -52,6 +52,25 @@ def start_cluster(tmp_path, size=3):
     return [f"nats://127.0.0.1:{p}" for p in ports], procs, trust
 
 
+async def refused_everywhere(urls, creds, timeout=10.0) -> bool:
+    """Whether every node refuses these credentials (waiting for the revocation to reach each)."""
+    end = time.monotonic() + timeout
+    for url in urls:
+        while True:
+            try:
+                nc = await nats.connect(url, allow_reconnect=False, max_reconnect_attempts=0, connect_timeout=2,
+                                        error_cb=C._quiet, **C.connect_options(creds))
+            except Exception as e:   # refused: "Authorization Violation"
+                if "authorization" in str(e).lower():
+                    break
+                raise
+            await nc.close()
+            if time.monotonic() > end:
+                return False
+            await asyncio.sleep(0.1)
+    return True
+
+
 async def stream_leader(url: str, trust) -> tuple[str, int, int]:
     """The node leading the log, its replica count, and how many records it holds."""
     nc = await nats.connect(url, **JwtAuthorizer(trust, url).connect_options)
@@ -101,6 +120,10 @@ def test_a_three_node_cluster_loses_its_leader_mid_game_and_nothing_is_lost(tmp_
             clients[1].verify()
             for c in clients:
                 await c.close()
+            # The table's seats revoked through the node the referee is on: refused on both
+            # nodes left (the full resolver passes the seats' account to the others).
+            await ref.authorizer.revoke_table(host["table"])
+            figures["refused"] = [await refused_everywhere(others, c.credentials) for c in clients]
             new_leader, _, records = await stream_leader(others[0], trust)
             log = [rec for _, rec in await ref._read_log(host["table"])]
             kinds = [rec["type"] for rec in log]
@@ -123,6 +146,7 @@ def test_a_three_node_cluster_loses_its_leader_mid_game_and_nothing_is_lost(tmp_
     local.play_out()
     assert online.actions == local.actions and online.state.returns() == local.state.returns()
     assert new_leader != old_leader
+    assert figures["refused"] == [True, True]
     # every record once: the table, two joins, each player turn's actions, the end
     records, kinds, moves = records
     assert moves == local.to_json()["actions"]
