@@ -289,7 +289,13 @@ async def run_server(host: str, port: int, data_dir: Path | None, nats_url: str 
         if starting not in done:   # stopped (or the server died) while connecting
             starting.cancel()
         else:
-            starting.result()
+            try:
+                starting.result()
+            except ConnectionError as e:
+                if server is None and not options:   # (a server with JWT auth lets nobody in without them)
+                    raise ServerError(f"{e}; no credentials were given: --auth-dir, the server's data folder, "
+                                      f"or ${REFEREE_CREDS_ENV}, the path of its referee.creds") from None
+                raise
             if ready is not None:
                 ready(server, referee)
             done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
