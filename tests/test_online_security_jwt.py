@@ -93,7 +93,7 @@ def test_a_jwt_that_expires_while_connected_is_cut_off(server):
 
         async def on_closed():
             closed.set()
-        nc = await sign_in(server, key, seat_jwt(server, key, expires=time.time() + 1.2), errors,
+        nc = await sign_in(server, key, seat_jwt(server, key, expires=time.time() + 1.8), errors,
                            closed_cb=on_closed)
         await asyncio.wait_for(closed.wait(), 10)   # the server closes it at the expiry
         return str(nc.last_error).lower()
