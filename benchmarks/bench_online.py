@@ -53,9 +53,15 @@ GAME = "ten-days"
 FLOOR_STREAM = "FLOOR_LOG"
 
 
+def referee_auth() -> dict:
+    """The floor's connections sign in as the referee's user (the file main() names)."""
+    creds = os.environ.get("STATESIDE_REFEREE_CREDS")
+    return {"user_credentials": creds} if creds else {}
+
+
 # --- the floor: the least a referee could do ----------------------------------------------
 async def floor_loop(url: str, ready_path: str) -> None:
-    nc = await nats.connect(url)
+    nc = await nats.connect(url, **referee_auth())
     js = nc.jetstream(timeout=5)
     try:
         await js.delete_stream(FLOOR_STREAM)
@@ -93,7 +99,7 @@ async def floor_loop(url: str, ready_path: str) -> None:
 # --- the players (a worker process runs a slice of the seats) ---------------------------------
 async def floor_seat(url: str, table: str, seat: int, think: float, rng: random.Random, stop_at: float,
                      latencies: list) -> int:
-    nc = await nats.connect(url)
+    nc = await nats.connect(url, **referee_auth())
     state = {"n": 0, "to_move": 0}
     changed = asyncio.Event()
 
@@ -185,8 +191,13 @@ def run_workers(job: dict, seats: list, workers: int) -> dict:
     procs = []
     for w in range(workers):
         part = {**job, "seats": seats[w::workers], "seed": job["seed"] * 100 + w}
-        procs.append(subprocess.Popen([sys.executable, __file__, "--worker", json.dumps(part)],
-                                      stdout=subprocess.PIPE, text=True))
+        # (on standard input: 200 seats' JWTs and keys are longer than a command line may be)
+        proc = subprocess.Popen([sys.executable, __file__, "--worker", "-"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True)
+        proc.stdin.write(json.dumps(part))
+        proc.stdin.close()
+        proc.stdin = None   # (communicate() below reads only)
+        procs.append(proc)
     out = {"turns": 0, "latencies": [], "errors": []}
     for p in procs:
         stdout, _ = p.communicate(timeout=job["warmup"] + job["seconds"] + 120)
@@ -204,12 +215,12 @@ def pct(values: list, q: float) -> float:
 
 # --- the run --------------------------------------------------------------------------------
 def start_referees(srv: NatsServer, k: int, data: Path) -> list[subprocess.Popen]:
-    url = f"nats://127.0.0.1:{srv.port}"   # the referee's password comes from --auth-dir
+    url = f"nats://127.0.0.1:{srv.port}"   # the referee's credentials and keys come from --auth-dir
     procs = []
     for i in range(k):
         share = ["--share", f"{i + 1}/{k}"] if k > 1 else []
         p = subprocess.Popen([sys.executable, "-m", "stateside.online.server", "--nats", url, "--auth-dir", str(data),
-                              "--server-pid", str(srv.proc.pid), "--load-test", *share], stdout=subprocess.PIPE,
+                              "--load-test", *share], stdout=subprocess.PIPE,
                              text=True, env={**os.environ, "STATESIDE_CONFIG_DIR": str(data / "cfg")})
         line = p.stdout.readline()
         if "ready" not in line:
@@ -263,7 +274,7 @@ async def takeover_ms(srv: NatsServer, guest: str) -> tuple[float, int]:
     client = await C.SeatClient(guest, await C.join_table(guest, host["table"], 0)).connect()
     await client.play(lambda c: c.legal[0], timeout=120)
     await client.close()
-    ref = Referee(srv.referee_url(), limits=Limits.generous())
+    ref = Referee(srv.referee_url(), limits=Limits.generous(), connect_options=srv.referee_options())
     await ref.start()
     try:
         best = math.inf
@@ -281,6 +292,7 @@ async def takeover_ms(srv: NatsServer, guest: str) -> tuple[float, int]:
 def main(args) -> None:
     data = Path(tempfile.mkdtemp(prefix="stateside-bench-"))
     srv = NatsServer(data).start()
+    os.environ["STATESIDE_REFEREE_CREDS"] = str(data / "referee.creds")   # (the floor's processes too)
     referees, floor = [], None
     phase_s = args.seconds
     try:
@@ -342,7 +354,8 @@ def main(args) -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--worker":
-        print(json.dumps(asyncio.run(worker(json.loads(sys.argv[2])))))
+        job = sys.stdin.read() if sys.argv[2] == "-" else sys.argv[2]
+        print(json.dumps(asyncio.run(worker(json.loads(job)))))
         sys.exit(0)
     if len(sys.argv) == 4 and sys.argv[1] == "--floor":
         try:

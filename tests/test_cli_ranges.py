@@ -25,9 +25,3 @@ def test_selfplay_counts_out_of_range_are_one_line_and_exit_2(capsys, option, va
 def test_selfplay_counts_in_range_still_play(capsys):
     assert main(["selfplay", "ten-days", "--players", "random,random", "--games", "1", "--seed", "0"]) == 0
     assert "1 games, seed 0" in capsys.readouterr().out
-
-
-def test_server_pid_out_of_range_is_refused(capsys):
-    assert main(["server", "--nats", "nats://127.0.0.1:1", "--server-pid", "9" * 25]) == 2
-    err = capsys.readouterr().err
-    assert "--server-pid must be a process id from 1 to 2147483647" in err and err.count("\n") == 1

@@ -234,10 +234,11 @@ def test_leaving_the_lobby_frees_the_seat(qtbot, server):
     assert look["joined"] == {} and look["status"] == "lobby"
 
 
-def test_guest_url_adds_the_public_guest():
-    assert guest_url("") == "nats://guest:guest@127.0.0.1:4222"
-    assert guest_url("example.org") == "nats://guest:guest@example.org:4222"
-    assert guest_url("nats://me:pw@h:1") == "nats://me:pw@h:1"
+def test_guest_url_is_the_address_alone():
+    # (a guest signs in with a key of its own: no name or password in the address)
+    assert guest_url("") == "nats://127.0.0.1:4222"
+    assert guest_url("example.org") == "nats://example.org:4222"
+    assert guest_url("nats://me:pw@h:1") == "nats://h:1"
 
 
 def test_a_table_the_server_closes_is_left_and_the_reason_shown(qtbot, tmp_path):

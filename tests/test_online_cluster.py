@@ -2,7 +2,9 @@
 them, JetStream on each, the games' log replicated three times) loses the node that leads
 the log in the middle of a game of 10 Days: the referee, connected to that node, moves to
 another, the game goes on, and nothing is lost (the finished game is exactly the local
-seeded match, and the log holds every record once). The fail-over time is measured."""
+seeded match, and the log holds every record once). The nodes trust one operator, as the
+README's cluster set-up says: every connection signs in with a JWT, the seats' signed by
+the referee. The fail-over time is measured."""
 from __future__ import annotations
 
 import asyncio
@@ -18,6 +20,7 @@ nats = pytest.importorskip("nats", reason="online play needs nats-py (pip instal
 from stateside.engine.match import Match  # noqa: E402
 from stateside.online import client as C  # noqa: E402
 from stateside.online import protocol as P  # noqa: E402
+from stateside.online.auth import JwtAuthorizer, Trust  # noqa: E402
 from stateside.online.referee import Referee  # noqa: E402
 from stateside.online.server import find_nats_server, free_port  # noqa: E402
 from test_online_play import seeded_random  # noqa: E402
@@ -26,14 +29,10 @@ pytestmark = pytest.mark.skipif(find_nats_server() is None or not hasattr(signal
                                 reason="nats-server is not installed (pip install '.[online]')")
 
 
-class NoAuth:
-    """The cluster here has no users (loopback only); a seat's credentials are a formality."""
-
-    async def issue(self, table, seat):
-        return f"{table}-{seat}", "-"
-
-
 def start_cluster(tmp_path, size=3):
+    """Three nodes with one data folder's keys (DATA/auth.json, copied to each node in a real
+    deployment), each with its own resolver folder and JetStream store."""
+    trust = Trust.load(tmp_path / "keys")
     ports = [free_port() for _ in range(size)]
     routes = [free_port() for _ in range(size)]
     procs = []
@@ -42,19 +41,39 @@ def start_cluster(tmp_path, size=3):
         node.mkdir()
         peers = ", ".join(f'"nats://127.0.0.1:{r}"' for j, r in enumerate(routes) if j != i)
         conf = node / "nats.conf"
-        conf.write_text(
-            f'server_name: "n{i}"\nlisten: 127.0.0.1:{ports[i]}\n'
-            f'jetstream {{ store_dir: "{node / "js"}", max_memory_store: 64MB, max_file_store: 256MB }}\n'
-            f'cluster {{ name: "stateside", listen: 127.0.0.1:{routes[i]}, routes: [{peers}] }}\n')
+        conf.write_text("\n".join([
+            f'server_name: "n{i}"', f"listen: 127.0.0.1:{ports[i]}",
+            f'jetstream {{ store_dir: "{node / "js"}", max_memory_store: 64MB, max_file_store: 256MB }}',
+            f'cluster {{ name: "stateside", listen: 127.0.0.1:{routes[i]}, routes: [{peers}] }}',
+            *trust.config_lines(node / "accounts"), ""]))
         log = open(node / "nats.log", "wb")
         procs.append(subprocess.Popen([find_nats_server(), "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT))
         log.close()
-    return [f"nats://127.0.0.1:{p}" for p in ports], procs
+    return [f"nats://127.0.0.1:{p}" for p in ports], procs, trust
 
 
-async def stream_leader(url: str) -> tuple[str, int, int]:
+async def refused_everywhere(urls, creds, timeout=10.0) -> bool:
+    """Whether every node refuses these credentials (waiting for the revocation to reach each)."""
+    end = time.monotonic() + timeout
+    for url in urls:
+        while True:
+            try:
+                nc = await nats.connect(url, allow_reconnect=False, max_reconnect_attempts=0, connect_timeout=2,
+                                        error_cb=C._quiet, **C.connect_options(creds))
+            except Exception as e:   # refused: "Authorization Violation"
+                if "authorization" in str(e).lower():
+                    break
+                raise
+            await nc.close()
+            if time.monotonic() > end:
+                return False
+            await asyncio.sleep(0.1)
+    return True
+
+
+async def stream_leader(url: str, trust) -> tuple[str, int, int]:
     """The node leading the log, its replica count, and how many records it holds."""
-    nc = await nats.connect(url)
+    nc = await nats.connect(url, **JwtAuthorizer(trust, url).connect_options)
     try:
         info = await nc.jetstream(timeout=5).stream_info(P.LOG_STREAM)
         return info.cluster.leader, info.config.num_replicas, info.state.messages
@@ -63,25 +82,26 @@ async def stream_leader(url: str) -> tuple[str, int, int]:
 
 
 def test_a_three_node_cluster_loses_its_leader_mid_game_and_nothing_is_lost(tmp_path):
-    urls, procs = start_cluster(tmp_path)
+    urls, procs, trust = start_cluster(tmp_path)
     seed, seats = 8, ["human", "human"]
     figures = {}
 
     async def go():
-        boot = Referee(urls, replicas=3)   # creates the log, replicated on all three nodes
+        boot = Referee(urls, replicas=3, authorizer=JwtAuthorizer(trust, urls))   # the log, on all three nodes
         await boot.start()
         await boot.stop()
-        leader, replicas, _ = await stream_leader(urls[0])
+        leader, replicas, _ = await stream_leader(urls[0], trust)
         assert replicas == 3
         lead = int(leader[1:])
         others = [u for i, u in enumerate(urls) if i != lead]
         # The referee sits on the leader's node; the players on another node.
-        ref = Referee([urls[lead], *others], authorizer=NoAuth(), allow_chosen_seed=True,
+        ref = Referee([urls[lead], *others], authorizer=JwtAuthorizer(trust, [urls[lead], *others]),
+                      allow_chosen_seed=True,
                       connect_options={"dont_randomize": True})
         await ref.start()
         assert ref.nc.connected_url.port == int(urls[lead].rsplit(":", 1)[1])
         try:
-            guest = others[0].replace("nats://", "nats://guest:guest@")
+            guest = others[0]
             host = await C.host_table(guest, "ten-days", seats, None, {"turn_limit": 16}, seed=seed)
             clients = [await C.SeatClient(guest, await C.join_table(guest, host["table"], s)).connect()
                        for s in (0, 1)]
@@ -100,7 +120,11 @@ def test_a_three_node_cluster_loses_its_leader_mid_game_and_nothing_is_lost(tmp_
             clients[1].verify()
             for c in clients:
                 await c.close()
-            new_leader, _, records = await stream_leader(others[0])
+            # The table's seats revoked through the node the referee is on: refused on both
+            # nodes left (the full resolver passes the seats' account to the others).
+            await ref.authorizer.revoke_table(host["table"])
+            figures["refused"] = [await refused_everywhere(others, c.credentials) for c in clients]
+            new_leader, _, records = await stream_leader(others[0], trust)
             log = [rec for _, rec in await ref._read_log(host["table"])]
             kinds = [rec["type"] for rec in log]
             moves = [m for rec in log if rec["type"] in ("action", "actions")
@@ -122,6 +146,7 @@ def test_a_three_node_cluster_loses_its_leader_mid_game_and_nothing_is_lost(tmp_
     local.play_out()
     assert online.actions == local.actions and online.state.returns() == local.state.returns()
     assert new_leader != old_leader
+    assert figures["refused"] == [True, True]
     # every record once: the table, two joins, each player turn's actions, the end
     records, kinds, moves = records
     assert moves == local.to_json()["actions"]

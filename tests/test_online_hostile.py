@@ -18,12 +18,19 @@ nats = pytest.importorskip("nats", reason="online play needs nats-py (pip instal
 
 from nats.js.errors import APIError  # noqa: E402
 
+from stateside.online import auth as A  # noqa: E402
 from stateside.online import client as C  # noqa: E402
 from stateside.online import protocol as P  # noqa: E402
 from stateside.online import referee as R  # noqa: E402
 from stateside.online.referee import Limits, Referee  # noqa: E402
-from stateside.online.server import NatsServer, find_nats_server, free_port, referee_urls  # noqa: E402
-from stateside.online.server import ServerError  # noqa: E402
+from stateside.online.server import (  # noqa: E402
+    NatsServer,
+    ServerError,
+    find_nats_server,
+    free_port,
+    referee_credentials,
+    referee_urls,
+)
 
 pytestmark = pytest.mark.skipif(find_nats_server() is None,
                                 reason="nats-server is not installed (pip install '.[online]')")
@@ -63,23 +70,23 @@ async def guest(server, errors=None):
     async def on_error(e):
         if errors is not None:
             errors.append(str(e).lower())
-    return await nats.connect(server.guest_url(), allow_reconnect=False, error_cb=on_error,
-                              inbox_prefix=P.GUEST_INBOX_PREFIX)
+    key = A.new_key("user")   # a guest signs itself in (online.auth.guest_jwt)
+    return await nats.connect(server.url, allow_reconnect=False, error_cb=on_error,
+                              inbox_prefix=A.guest_inbox(A.public(key)), **C.signing_in(key, A.guest_jwt(key)))
 
 
 async def raw_lobby(nc, subject, body, headers=None, timeout=5.0):
-    """One lobby request on an existing guest connection; the unsealed reply."""
-    key = P.new_seal_key()
-    msg = await nc.request(subject, P.encode({**body, "key": key}), timeout=timeout, headers=headers)
-    reply = P.decode(msg.data, P.MAX_SERVER_PAYLOAD, "reply", None)
-    return P.unseal(reply["sealed"], key) if "sealed" in reply else reply
+    """One lobby request on an existing guest connection; the reply."""
+    msg = await nc.request(subject, P.encode(body), timeout=timeout, headers=headers)
+    return P.decode(msg.data, P.MAX_SERVER_PAYLOAD, "reply", None)
 
 
 # --- 1. guests read no secrets ----------------------------------------------------------
 
-def test_a_guest_may_not_listen_to_every_inbox_and_reads_no_code_password_or_seed(server):
+def test_a_guest_may_not_listen_to_any_inbox_but_its_own_and_reads_no_code_key_or_seed(server):
     """Finding 1: a guest listening to _INBOX.> saw the referee's JetStream replies (the
-    table's seed and salt after a restart) and every lobby reply (codes, passwords)."""
+    table's seed and salt after a restart) and every lobby reply (codes, credentials).
+    Now a guest may read only the inbox named after its own key."""
     async def go():
         errors, seen = [], []
 
@@ -94,7 +101,7 @@ def test_a_guest_may_not_listen_to_every_inbox_and_reads_no_code_password_or_see
             creds = await C.join_table(server.guest_url(), host["table"], 0)
             await C.look_table(server.guest_url(), host["table"])
             table = ref.tables[host["table"]]
-            secrets_ = [host["table"], creds["password"], str(table.match.seed), table.salt]
+            secrets_ = [host["table"], creds["seed"], str(table.match.seed), table.salt]
         finally:
             await ref.stop()
         again = await referee(server)   # a restart: it reads every unfinished game's log
@@ -107,26 +114,12 @@ def test_a_guest_may_not_listen_to_every_inbox_and_reads_no_code_password_or_see
         await spy.close()
         return errors, seen, secrets_
     errors, seen, secrets_ = asyncio.run(go())
-    assert any("permissions violation for subscription" in e and "_inbox.>" in e for e in errors), errors
-    assert seen, "the spy should see the guests' sealed replies go by"
+    for subject in ("_inbox.>", P.GUEST_INBOX_PREFIX.lower() + ".>", "_r_.>"):
+        assert any("permissions violation for subscription" in e and f'"{subject}"' in e for e in errors), errors
+    assert seen == []
     for data in seen:
         for secret in secrets_:
             assert secret.encode() not in data
-
-
-def test_a_reply_sealed_for_another_key_or_altered_is_refused():
-    body = {"type": "reply", "ok": True, "table": "K7QX3M", "password": "p" * 32}
-    key, other = P.new_seal_key(), P.new_seal_key()
-    sealed = P.seal(body, key)
-    assert P.unseal(sealed, key) == body
-    with pytest.raises(P.ProtocolError, match="not sealed for this request"):
-        P.unseal(sealed, other)
-    import base64
-    raw = bytearray(base64.b64decode(sealed))
-    raw[20] ^= 1
-    with pytest.raises(P.ProtocolError, match="not sealed"):
-        P.unseal(base64.b64encode(bytes(raw)).decode(), key)
-    assert "K7QX3M" not in sealed and "ppp" not in sealed
 
 
 # --- 2. a poisoned log never stops a referee -------------------------------------------------
@@ -262,7 +255,7 @@ def test_a_guest_over_its_lobby_rate_is_dropped(server):
         try:
             nc = await guest(server)
             for _ in range(10):   # published without waiting: the referee answers three
-                await nc.publish(P.LOBBY_LOOK, P.encode({"type": "look", "table": "AAAAAA", "key": P.new_seal_key()}),
+                await nc.publish(P.LOBBY_LOOK, P.encode({"type": "look", "table": "AAAAAA"}),
                                  reply=nc.new_inbox())
             await nc.flush()
             await until(lambda: ref.stats["dropped"] >= 7, what="the drops")
@@ -453,15 +446,16 @@ def test_bad_nats_addresses_are_refused_in_one_line(url, words):
     assert out.returncode != 0 and len(lines) == 1 and words in lines[0], out.stderr
 
 
-def test_the_referee_s_password_comes_from_the_environment_or_the_data_folder(tmp_path, monkeypatch):
-    monkeypatch.setenv("STATESIDE_REFEREE_PASSWORD", "s3cret")
-    assert referee_urls("nats://10.1.1.1:4222", None) == "nats://referee:s3cret@10.1.1.1:4222"
-    monkeypatch.delenv("STATESIDE_REFEREE_PASSWORD")
-    (tmp_path / "referee.json").write_text(json.dumps({"user": "referee", "password": "x" * 32}))
-    assert referee_urls("nats://h1:1,nats://h2:2", tmp_path) == [f"nats://referee:{'x' * 32}@h1:1",
-                                                                 f"nats://referee:{'x' * 32}@h2:2"]
+def test_the_referee_s_credentials_come_from_the_environment_or_the_data_folder(tmp_path, monkeypatch):
+    assert referee_credentials(tmp_path) is None
+    (tmp_path / "referee.creds").write_text("(a creds file)")
+    assert referee_credentials(tmp_path) == tmp_path / "referee.creds"
+    monkeypatch.setenv("STATESIDE_REFEREE_CREDS", str(tmp_path / "elsewhere.creds"))
+    with pytest.raises(ServerError, match="is not a file"):
+        referee_credentials(tmp_path)
+    assert referee_urls("nats://h1:1,h2:2") == ["nats://h1:1", "nats://h2:2"]
     with pytest.raises(ServerError, match="is not an address"):
-        referee_urls("nats://h1", None)
+        referee_urls("nats://h1")
 
 
 def test_sigterm_stops_a_referee_still_trying_to_connect():

@@ -14,7 +14,8 @@ nats = pytest.importorskip("nats", reason="online play needs nats-py (pip instal
 from stateside.online import client as C  # noqa: E402
 from stateside.online import protocol as P  # noqa: E402
 from stateside.online import referee as R  # noqa: E402
-from stateside.online.server import ConfigAuthorizer, NatsServer, find_nats_server  # noqa: E402
+from stateside.online.auth import JwtAuthorizer  # noqa: E402
+from stateside.online.server import NatsServer, find_nats_server  # noqa: E402
 from test_online_play import seeded_random  # noqa: E402
 
 pytestmark = pytest.mark.skipif(find_nats_server() is None,
@@ -32,8 +33,7 @@ def test_a_spectator_finds_a_public_table_in_the_list_and_watches_it_to_the_end(
     guest = srv.guest_url()
 
     async def go():
-        refs = [R.Referee(srv.referee_url(), authorizer=ConfigAuthorizer(srv.data_dir, srv.host, srv.port,
-                                                                          srv.proc.pid),
+        refs = [R.Referee(srv.referee_url(), authorizer=JwtAuthorizer(srv.trust, srv.url),
                           allow_chosen_seed=True, share=(i + 1, 2)) for i in range(2)]
         await asyncio.gather(*(r.start() for r in refs))
         try:
@@ -52,7 +52,7 @@ def test_a_spectator_finds_a_public_table_in_the_list_and_watches_it_to_the_end(
                 await watcher.wait_change(10)
             # the spectator's credentials: the public subject only
             creds = await C.watch_table(guest, public[1]["table"])
-            spy = await nats.connect(C.server_url(guest, creds["user"], creds["password"]))
+            spy = await nats.connect(srv.url, **C.connect_options(creds))
             errors = []
 
             async def on_error(e):
@@ -91,8 +91,7 @@ def test_the_host_gives_a_seat_that_stays_empty_to_a_computer(srv):
     guest = srv.guest_url()
 
     async def go():
-        ref = R.Referee(srv.referee_url(), authorizer=ConfigAuthorizer(srv.data_dir, srv.host, srv.port,
-                                                                        srv.proc.pid), allow_chosen_seed=True)
+        ref = R.Referee(srv.referee_url(), authorizer=JwtAuthorizer(srv.trust, srv.url), allow_chosen_seed=True)
         await ref.start()
         try:
             host = await C.host_table(guest, "ten-days", ["human", "human"], ["Ann", "Bo"], {"turn_limit": 6},

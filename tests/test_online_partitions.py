@@ -21,7 +21,8 @@ nats = pytest.importorskip("nats", reason="online play needs nats-py (pip instal
 from stateside.online import client as C  # noqa: E402
 from stateside.online import protocol as P  # noqa: E402
 from stateside.online import referee as R  # noqa: E402
-from stateside.online.server import ConfigAuthorizer, NatsServer, find_nats_server  # noqa: E402
+from stateside.online.auth import JwtAuthorizer  # noqa: E402
+from stateside.online.server import NatsServer, find_nats_server  # noqa: E402
 from test_online_play import local_match, seeded_random  # noqa: E402
 
 pytestmark = pytest.mark.skipif(find_nats_server() is None,
@@ -41,7 +42,7 @@ def srv(tmp_path):
 def referees(srv, k: int) -> list[R.Referee]:
     """k referees as k processes of `stateside server --nats` would be: each its own
     authorizer over the server's data folder, each a share i/k."""
-    return [R.Referee(srv.referee_url(), authorizer=ConfigAuthorizer(srv.data_dir, srv.host, srv.port, srv.proc.pid),
+    return [R.Referee(srv.referee_url(), authorizer=JwtAuthorizer(srv.trust, srv.url),
                       allow_chosen_seed=True, share=(i + 1, k), limits=R.Limits.generous(),
                       name=f"referee-{i + 1}of{k}")
             for i in range(k)]
@@ -51,7 +52,7 @@ def test_our_partition_of_a_code_is_the_servers(srv):
     codes = sorted({P.new_table_code() for _ in range(60)})
 
     async def go():
-        nc = await nats.connect(srv.referee_url())
+        nc = await nats.connect(srv.referee_url(), **srv.referee_options())
         seen = {}
 
         async def cb(msg):
@@ -127,8 +128,7 @@ def test_a_log_is_read_in_batches_and_a_starting_referee_loads_its_tables_at_onc
     monkeypatch.setattr(R, "LOG_BATCH", 3)   # a game's log is several batches here
 
     async def go():
-        ref = R.Referee(srv.referee_url(), authorizer=ConfigAuthorizer(srv.data_dir, srv.host, srv.port,
-                                                                        srv.proc.pid),
+        ref = R.Referee(srv.referee_url(), authorizer=JwtAuthorizer(srv.trust, srv.url),
                         allow_chosen_seed=True, limits=R.Limits.generous())
         await ref.start()
         codes = []
@@ -144,7 +144,7 @@ def test_a_log_is_read_in_batches_and_a_starting_referee_loads_its_tables_at_onc
         finally:
             await ref.stop()
         # the same records, one by one, as JetStream's plain get gives them
-        nc = await nats.connect(srv.referee_url())
+        nc = await nats.connect(srv.referee_url(), **srv.referee_options())
         js, one_by_one, seq = nc.jetstream(), [], 1
         while True:
             try:
@@ -159,7 +159,8 @@ def test_a_log_is_read_in_batches_and_a_starting_referee_loads_its_tables_at_onc
         # several at once.
         mine = [c for c in codes if P.partition_of(c) % 2 == 0]
         calls, busy, most = [], [0], [0]
-        starter = R.Referee(srv.referee_url(), share=(1, 2), limits=R.Limits.generous())
+        starter = R.Referee(srv.referee_url(), share=(1, 2), limits=R.Limits.generous(),
+                            connect_options=srv.referee_options())
         original = starter._resume
 
         async def counted(subject, code):

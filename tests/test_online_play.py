@@ -136,7 +136,7 @@ def test_a_client_killed_mid_game_comes_back_and_loses_nothing(server):
             seen_before = a.n
             await a.close()   # this client is gone; a new one takes its credentials
             await asyncio.sleep(0.3)
-            creds = {"table": a.table, "seat": a.seat, "user": a.user, "password": a.password}
+            creds = a.credentials   # (its JWT and key: the same seat, signed in again)
             a2 = await C.SeatClient(server.guest_url(), creds).connect()
             for _ in range(50):
                 if a2.n >= seen_before:

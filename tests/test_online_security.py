@@ -1,7 +1,7 @@
 """Online play's defences, against a real nats-server started here on 127.0.0.1:
 the server's permissions stop a seat acting for another, reading another's private
 subject or touching the log; the referee refuses every bad intent clearly and changes
-nothing; a seat's password never travels in clear."""
+nothing; a seat's private key never travels, and its JWT alone signs nobody in."""
 from __future__ import annotations
 
 import asyncio
@@ -49,19 +49,12 @@ def run(server, body):
 
 
 async def raw_connection(server, client, errors):
+    """A connection of our own with a seat's credentials (its JWT and key), as a hostile
+    client would make it."""
     async def on_error(e):
         errors.append(str(e))
-    # The server reloads its configuration as seats are issued; a connection made during
-    # a reload can be refused once, so try again briefly (as the real client does).
-    for attempt in range(20):
-        try:
-            return await nats.connect(C.server_url(server.guest_url(), client.user, client.password),
-                                      error_cb=on_error, allow_reconnect=False)
-        except nats.errors.Error as e:
-            if "authorization" not in str(e).lower() or attempt == 19:
-                raise
-            errors.clear()
-            await asyncio.sleep(0.1)
+    return await nats.connect(server.url, error_cb=on_error, allow_reconnect=False,
+                              **C.connect_options(client.credentials))
 
 
 async def refused_by_server(errors, kind, count=1, timeout=10.0):
@@ -137,8 +130,10 @@ def test_a_guest_may_only_ask_to_host_join_or_look(server):
 
         async def on_error(e):
             errors.append(str(e))
-        nc = await nats.connect(server.guest_url(), error_cb=on_error, allow_reconnect=False)
-        await nc.subscribe(P.LOBBY_JOIN)          # would read the joiners' sealing keys
+        key = C.A.new_key("user")
+        nc = await nats.connect(server.url, error_cb=on_error, allow_reconnect=False,
+                                **C.signing_in(key, C.A.guest_jwt(key)))
+        await nc.subscribe(P.LOBBY_JOIN)          # would read the joiners' table codes
         await nc.publish(P.intent_subject(code, 0), P.encode({"type": "sync"}))
         await refused_by_server(errors, "subscription")
         await refused_by_server(errors, "publish")
@@ -150,33 +145,42 @@ def test_a_guest_may_only_ask_to_host_join_or_look(server):
     assert any("permissions violation for publish" in e for e in low), errors
 
 
-def test_a_seats_password_never_travels_in_clear(server):
+def test_a_seats_private_key_never_travels_and_its_jwt_alone_signs_nobody_in(server):
+    """Another guest may not listen to the guests' replies at all (each guest's inbox is
+    its own); and a seat's JWT, even if it were seen, is worthless without the key that
+    only the client holds: the server asks the connection to sign its nonce."""
     async def go():
         ref = Referee(server.referee_url(), authorizer=server.authorizer)
         await ref.start()
-        seen = []
+        errors = []
 
-        async def sniff(msg):
-            seen.append(msg.data)
-        spy = await nats.connect(server.guest_url(), allow_reconnect=False, inbox_prefix=P.GUEST_INBOX_PREFIX)
-        await spy.subscribe(P.GUEST_INBOX_PREFIX + ".>", cb=sniff)     # a guest may listen to the guests' replies
+        async def on_error(e):
+            errors.append(str(e))
+        key = C.A.new_key("user")
+        spy = await nats.connect(server.url, allow_reconnect=False, error_cb=on_error,
+                                 inbox_prefix=C.A.guest_inbox(C.A.public(key)), **C.signing_in(key, C.A.guest_jwt(key)))
+        await spy.subscribe(P.GUEST_INBOX_PREFIX + ".>")     # every guest's replies: refused
         try:
+            await refused_by_server(errors, "subscription")
             host = await C.host_table(server.guest_url(), "ten-days", ["human", "human"])
             creds = await C.join_table(server.guest_url(), host["table"], 0)
-            await spy.flush()
+            # The JWT with a key of our own (not the one it names): the server refuses it.
+            thief = C.A.new_key("user")
+            stolen = await refused_login(server, {**creds, "seed": thief.seed.decode()})
+            own = await refused_login(server, creds)
             with pytest.raises(C.OnlineError, match="taken"):
                 await C.join_table(server.guest_url(), host["table"], 0)
             with pytest.raises(C.OnlineError, match="no table"):
                 await C.join_table(server.guest_url(), "AAAAAA", 0)
             with pytest.raises(C.OnlineError, match="table code"):
                 await C.join_table(server.guest_url(), "no such code!", 0)
-            return creds, seen
+            return creds, stolen, own
         finally:
             await spy.close()
             await ref.stop()
-    creds, seen = asyncio.run(go())
-    assert seen and len(creds["password"]) == 32
-    assert not any(creds["password"].encode() in data for data in seen)
+    creds, stolen, own = asyncio.run(go())
+    assert C.A.decode_jwt(creds["jwt"])["sub"] == creds["user"]
+    assert stolen and not own
 
 
 def test_the_referee_refuses_bad_tables(server):
@@ -250,11 +254,11 @@ def test_every_bad_intent_is_refused_clearly_and_changes_nothing(server):
     assert final > before[0]
 
 
-async def refused_login(server, user, password):
-    """True when the server refuses these credentials (a revoked seat)."""
+async def refused_login(server, creds):
+    """True when the server refuses these credentials (a revoked seat, a forged JWT...)."""
     try:
-        nc = await nats.connect(C.server_url(server.guest_url(), user, password), allow_reconnect=False,
-                                connect_timeout=2, max_reconnect_attempts=0)
+        nc = await nats.connect(server.url, allow_reconnect=False, connect_timeout=2, max_reconnect_attempts=0,
+                                error_cb=C._quiet, **C.connect_options(creds))
     except Exception as e:   # nats-py reports a refused login in several ways
         return "authorization" in str(e).lower() or isinstance(e, nats.errors.NoServersError)
     await nc.close()
@@ -282,7 +286,7 @@ def test_a_seat_that_leaves_the_lobby_is_free_again_and_its_credentials_are_refu
             await until(lambda: client.info.get("joined") == {"0": "Player 1"})
             await client.leave()
             look = await C.look_table(server.guest_url(), code)
-            refused = await refused_login(server, creds["user"], creds["password"])
+            refused = await refused_login(server, creds)
             again = await C.join_table(server.guest_url(), code, 0)   # the seat is free: anyone may take it
             fresh = await C.SeatClient(server.guest_url(), again).connect()
             await until(lambda: fresh.status == "lobby" and fresh.info.get("joined") == {"0": "Player 1"})
@@ -320,7 +324,7 @@ def test_a_seat_that_leaves_mid_game_pauses_it_rejoins_by_code_and_all_is_revoke
             await a.act([0])
             await until(lambda: len(a.refusals) > count)
             waiting = a.refusals[-1]["reason"]
-            refused_b = await refused_login(server, creds[1]["user"], creds[1]["password"])
+            refused_b = await refused_login(server, creds[1])
             # The seat is taken again by the table code alone; new credentials, the same game.
             back = await C.join_table(server.guest_url(), code)
             b2 = await C.SeatClient(server.guest_url(), back).connect()
@@ -331,10 +335,10 @@ def test_a_seat_that_leaves_mid_game_pauses_it_rejoins_by_code_and_all_is_revoke
             refused_end = []
             for c in (creds[0], back):
                 for _ in range(100):
-                    if await refused_login(server, c["user"], c["password"]):
+                    if await refused_login(server, c):
                         break
                     await asyncio.sleep(0.1)
-                refused_end.append(await refused_login(server, c["user"], c["password"]))
+                refused_end.append(await refused_login(server, c))
             look = await C.look_table(server.guest_url(), code)
             for c in (a, b2):
                 await c.close()

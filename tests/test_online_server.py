@@ -16,7 +16,7 @@ nats = pytest.importorskip("nats", reason="online play needs nats-py (pip instal
 
 from stateside.engine.match import Match  # noqa: E402
 from stateside.online import client as C  # noqa: E402
-from stateside.online.server import NatsServer, find_nats_server, free_port, referee_password  # noqa: E402
+from stateside.online.server import NatsServer, find_nats_server, free_port  # noqa: E402
 
 pytestmark = pytest.mark.skipif(find_nats_server() is None or not hasattr(signal, "SIGKILL"),
                                 reason="nats-server is not installed (pip install '.[online]')")
@@ -44,7 +44,7 @@ def test_stateside_server_hosts_a_table_and_stops_cleanly(tmp_path):
     proc, lines = start_command(["--port", str(port), "--data", str(tmp_path / "data")], tmp_path)
     try:
         assert f"nats://127.0.0.1:{port}" in lines[0] and "JetStream" in lines[0]
-        guest = f"nats://guest:guest@127.0.0.1:{port}"
+        guest = f"nats://127.0.0.1:{port}"   # (a guest signs itself in with a key of its own)
 
         async def go():
             host = await C.host_table(guest, "ten-days", ["human", "ai:easy"], ["Ada", "Computer"])
@@ -59,7 +59,12 @@ def test_stateside_server_hosts_a_table_and_stops_cleanly(tmp_path):
         assert look["status"] == "lobby" and look["joined"] == {}
         assert creds["seat"] == 0 and look_after["joined"] == {"0": "Ada"} and look_after["status"] == "playing"
         assert (tmp_path / "data" / "jetstream").is_dir()
-        assert oct((tmp_path / "data" / "seats.json").stat().st_mode & 0o777) == "0o600"
+        # The keys, the referee's credentials and the configuration: for their owner only.
+        for name in ("auth.json", "referee.creds", "nats.conf"):
+            assert oct((tmp_path / "data" / name).stat().st_mode & 0o777) == "0o600", name
+        conf = (tmp_path / "data" / "nats.conf").read_text()
+        assert "operator:" in conf and "type: full" in conf
+        assert "users" not in conf and "password" not in conf and creds["user"] not in conf
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
@@ -71,7 +76,7 @@ def test_stateside_server_refuses_bad_options(tmp_path):
     assert out.returncode == 2 and "--port must be 1 to 65535" in out.stderr
     out = subprocess.run([sys.executable, "-m", "stateside", "server", "--auth-dir", str(tmp_path)],
                          capture_output=True, text=True, timeout=60)
-    assert out.returncode == 2 and "go with --nats" in out.stderr
+    assert out.returncode == 2 and "goes with --nats" in out.stderr
 
 
 def test_a_killed_referee_process_is_replaced_and_the_game_goes_on(tmp_path):
@@ -81,8 +86,8 @@ def test_a_killed_referee_process_is_replaced_and_the_game_goes_on(tmp_path):
 
     data = tmp_path / "data"
     srv = NatsServer(data).start()
-    # The referee's password comes from the server's folder, never the command line.
-    args = ["--nats", f"nats://127.0.0.1:{srv.port}", "--auth-dir", str(data), "--server-pid", str(srv.proc.pid)]
+    # The referee's credentials and keys come from the server's folder, never the command line.
+    args = ["--nats", f"nats://127.0.0.1:{srv.port}", "--auth-dir", str(data)]
     first, _ = start_command(args, tmp_path)
     second = None
     try:
@@ -128,3 +133,37 @@ def test_a_server_nobody_runs_is_reported_in_seconds():
     with pytest.raises(C.OnlineError, match="cannot reach the server at 127.0.0.1"):
         asyncio.run(C.host_table(f"nats://guest:guest@127.0.0.1:{free_port()}", "ten-days", ["human", "human"]))
     assert time.monotonic() - start < 15
+
+
+def test_a_folder_of_the_password_server_keeps_its_games_and_loses_its_passwords(tmp_path):
+    """Before JWTs, the games' logs lived under the account named STATESIDE and the seats'
+    passwords in seats.json: a server started on such a folder serves the old games and
+    removes the passwords nobody reads any more."""
+    from stateside.online.referee import Referee
+
+    data = tmp_path / "data"
+
+    async def with_referee(srv, body):
+        ref = Referee(srv.referee_url(), authorizer=srv.authorizer)
+        await ref.start()
+        try:
+            return await body()
+        finally:
+            await ref.stop()
+
+    srv = NatsServer(data).start()
+    try:
+        host = asyncio.run(with_referee(srv, lambda: C.host_table(srv.guest_url(), "ten-days", ["human", "human"],
+                                                                   ["Ann", "Bo"])))
+    finally:
+        srv.stop()
+    store = data / "jetstream" / "jetstream"
+    (store / srv.trust.pub["account"]).rename(store / "STATESIDE")   # as the old server kept it
+    (data / "seats.json").write_text('{"K7QX3M-0-abc": {"password": "p"}}')
+    srv = NatsServer(data).start()
+    try:
+        look = asyncio.run(with_referee(srv, lambda: C.look_table(srv.guest_url(), host["table"])))
+    finally:
+        srv.stop()
+    assert look["names"] == ["Ann", "Bo"] and look["status"] == "lobby"
+    assert not (data / "seats.json").exists() and not (store / "STATESIDE").exists()

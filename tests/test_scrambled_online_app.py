@@ -175,7 +175,7 @@ def test_leave_the_online_table_from_the_game_menu_frees_the_seat(qtbot, server)
     assert isinstance(mode, ScrambledStatesMode) and mode.online is sa
     assert sa.leave_action in window.game_menu.actions()
     qtbot.waitUntil(lambda: mode.online_started and len(mode.match.log) > 15, timeout=10000)
-    code, user, password = sa.table, sa.client.user, sa.client.password
+    code, creds = sa.table, sa.client.credentials
     online_match = mode.match
 
     sa.leave_action.trigger()   # Game > Leave the online table
@@ -186,8 +186,8 @@ def test_leave_the_online_table_from_the_game_menu_frees_the_seat(qtbot, server)
 
     async def refused() -> bool:
         try:
-            nc = await nats.connect(C.server_url(sa.guest, user, password), allow_reconnect=False,
-                                    max_reconnect_attempts=0, connect_timeout=1)
+            nc = await nats.connect(C.server_address(sa.guest), allow_reconnect=False, error_cb=C._quiet,
+                                    max_reconnect_attempts=0, connect_timeout=1, **C.connect_options(creds))
         except Exception as e:   # "Authorization Violation", or the handshake cut short by it
             return "authorization" in str(e).lower() or isinstance(e, (ConnectionError, OSError))
         await nc.close()
@@ -197,7 +197,7 @@ def test_leave_the_online_table_from_the_game_menu_frees_the_seat(qtbot, server)
         for _ in range(50):   # the referee revokes them just after confirming the leave
             if await refused():
                 await asyncio.sleep(0.3)
-                return await refused()   # twice: not a connection caught in the server's reload
+                return await refused()   # twice: refused for good
             await asyncio.sleep(0.1)
         return False
 
@@ -215,7 +215,7 @@ def test_leave_the_online_table_from_the_game_menu_frees_the_seat(qtbot, server)
     assert table["joined"] == {"1": "Ben"} and table["status"] == "lobby"
     # The seat is taken again by the table code, with new credentials.
     back = asyncio.run(C.join_table(sa.guest, code, 0))
-    assert back["seat"] == 0 and back["user"] != user
+    assert back["seat"] == 0 and back["user"] != creds["user"]
     sb.close()
     window.close()
 

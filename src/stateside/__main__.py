@@ -108,17 +108,15 @@ def cmd_server(argv: list[str]) -> int:
         description="Host online tables: start nats-server with JetStream and a referee (or, with "
                     "--nats, only a referee against an existing NATS server or cluster).")
     parser.add_argument("--nats", metavar="URL",
-                        help="run only a referee against this NATS (nats://HOST:PORT; the referee's password "
-                             "comes from $STATESIDE_REFEREE_PASSWORD or the --auth-dir folder)")
+                        help="run only a referee against this NATS (nats://HOST:PORT; the referee's credentials "
+                             "come from the --auth-dir folder or the file $STATESIDE_REFEREE_CREDS names)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address nats-server listens on (default 127.0.0.1; 0.0.0.0 for a network)")
     parser.add_argument("--port", type=int, default=4222, help="port nats-server listens on (default 4222)")
     parser.add_argument("--data", metavar="DIR", help="folder for the server's configuration and game logs "
                                                       "(default: the user's data folder)")
     parser.add_argument("--auth-dir", metavar="DIR",
-                        help="with --nats: the data folder of the server whose seats this referee may issue")
-    parser.add_argument("--server-pid", type=int, metavar="PID",
-                        help="with --auth-dir: the nats-server process to reload when seats are issued")
+                        help="with --nats: the data folder of the server (its keys: this referee signs seats)")
     parser.add_argument("--replicas", type=int, default=1, choices=(1, 3, 5),
                         help="copies of each game's log kept by a cluster (default 1)")
     parser.add_argument("--share", metavar="I/N",
@@ -129,10 +127,8 @@ def cmd_server(argv: list[str]) -> int:
         return _fail(f"server: --port must be 1 to 65535, not {args.port}")
     if args.nats is not None and not args.nats.strip():
         return _fail("server: --nats needs the address of a NATS server, e.g. nats://HOST:4222")
-    if args.server_pid is not None and not 1 <= args.server_pid < 2**31:
-        return _fail(f"server: --server-pid must be a process id from 1 to {2**31 - 1}, not {args.server_pid}")
-    if (args.auth_dir or args.server_pid) and not args.nats:
-        return _fail("server: --auth-dir and --server-pid go with --nats (the embedded server issues its own seats)")
+    if args.auth_dir and not args.nats:
+        return _fail("server: --auth-dir goes with --nats (the embedded server signs its own seats)")
     try:
         import nats  # noqa: F401
     except ImportError:
@@ -167,7 +163,7 @@ def cmd_server(argv: list[str]) -> int:
     def ready(server, referee):
         if server is not None:
             print(f"stateside server: NATS with JetStream on {server.url}, data in {server.data_dir}")
-            print(f"players connect to nats://guest:guest@{'<this machine>' if args.host == '0.0.0.0' else args.host}"
+            print(f"players connect to nats://{'<this machine>' if args.host == '0.0.0.0' else args.host}"
                   f":{server.port}; referee {referee.name} ready (Ctrl+C stops)", flush=True)
         else:
             print(f"stateside server: referee {referee.name} ready on {args.nats.split('@')[-1]} "
@@ -183,7 +179,7 @@ def cmd_server(argv: list[str]) -> int:
                 pass
         await run_server(args.host, args.port, data, args.nats,
                          auth_dir=Path(args.auth_dir) if args.auth_dir else None,
-                         server_pid=args.server_pid, replicas=args.replicas, ready=ready, stop_event=stop,
+                         replicas=args.replicas, ready=ready, stop_event=stop,
                          share=share)
 
     try:

@@ -50,16 +50,15 @@ QUIET_SYNC_S = 2.0      # nothing heard for this long: ask the referee where the
 
 
 def guest_url(server: str) -> str:
-    """The server's address with the public guest's name and password (unless given)."""
+    """The server's address as nats://HOST:PORT (a guest signs in with a key of its own)."""
     server = server.strip() or DEFAULT_SERVER
     if "://" not in server:
         server = "nats://" + server
-    if "@" in server:
-        return server
     scheme, rest = server.split("://", 1)
+    rest = rest.split("@")[-1]
     if ":" not in rest:
         rest += ":4222"
-    return f"{scheme}://guest:guest@{rest}"
+    return f"{scheme}://{rest}"
 
 
 @contextmanager

@@ -9,12 +9,15 @@ the last entry it has, so it loses nothing.
 from __future__ import annotations
 
 import asyncio
+import base64
 import secrets
 from collections.abc import Callable
 from typing import Any
 
 import nats
+import nkeys
 
+from stateside.online import auth as A
 from stateside.online import protocol as P
 
 
@@ -22,7 +25,6 @@ class OnlineError(RuntimeError):
     """The referee refused a lobby request, or the server could not be reached."""
 
 
-GUEST_CONNECT_TRIES = 6   # a guest turned away while the server reloads its users tries again
 OBSERVED_KEPT = 200       # the observations kept, one per entry: enough for any batch a screen catches up on
 
 
@@ -30,31 +32,48 @@ async def _quiet(_error) -> None:
     """nats-py logs every failed try with a traceback; the caller reports the outcome."""
 
 
+def server_address(url: str) -> str:
+    """A server's address without any user or password in it (nats://HOST:PORT): a client
+    signs in with keys, never with a name and password."""
+    rest = url.strip().split("://", 1)[-1].split("@")[-1]
+    return f"nats://{rest}"
+
+
+def signing_in(key: nkeys.KeyPair, jwt: str) -> dict:
+    """nats.connect's options that sign in with a user JWT and prove the key it names (the
+    server's nonce, signed with the private key, which never leaves this process)."""
+    return {"user_jwt_cb": lambda: jwt.encode(),
+            "signature_cb": lambda nonce: base64.b64encode(key.sign(nonce.encode()))}
+
+
+def connect_options(credentials: dict) -> dict:
+    """nats.connect's options for a seat's or a spectator's credentials (join_table's or
+    watch_table's reply): its JWT, its key, its own inbox."""
+    key = A.key_from_seed(credentials["seed"])
+    return {**signing_in(key, credentials["jwt"]), "inbox_prefix": A.user_inbox(credentials["user"])}
+
+
 async def _guest_connection(url: str):
-    """Connect as the public guest. Each seat issued or revoked makes the server reload its
-    user list, and a connection arriving at that moment may be turned away ("Connection
-    lost", "Authorization Violation"): nothing was sent yet, so trying again is safe."""
-    for attempt in range(GUEST_CONNECT_TRIES):
-        try:
-            # One quick second try inside nats-py (its default is 60 tries, 2 s apart: two
-            # minutes before a wrong address is reported), then ours, spaced out.
-            # Replies come to the guests' inboxes, the only subjects a guest may read.
-            return await nats.connect(url, name="stateside-guest", allow_reconnect=False, connect_timeout=3,
-                                      max_reconnect_attempts=1, reconnect_time_wait=0.1, error_cb=_quiet,
-                                      inbox_prefix=P.GUEST_INBOX_PREFIX)
-        except (OSError, nats.errors.Error) as e:
-            if attempt == GUEST_CONNECT_TRIES - 1:
-                raise OnlineError(f"cannot reach the server at {url.split('@')[-1]}: {e or type(e).__name__}") from None
-            await asyncio.sleep(0.15 * (attempt + 1))
+    """Connect as a guest: a fresh key and the guest JWT it signs itself (the server allows
+    it the lobby's requests and an inbox named after the key; online.auth)."""
+    key = A.new_key("user")
+    try:
+        # One quick second try inside nats-py (its default is 60 tries, 2 s apart: two
+        # minutes before a wrong address is reported).
+        return await nats.connect(server_address(url), name="stateside-guest", allow_reconnect=False,
+                                  connect_timeout=3, max_reconnect_attempts=1, reconnect_time_wait=0.1,
+                                  error_cb=_quiet, inbox_prefix=A.guest_inbox(A.public(key)),
+                                  **signing_in(key, A.guest_jwt(key)))
+    except (OSError, nats.errors.Error) as e:
+        where = server_address(url).removeprefix("nats://")
+        raise OnlineError(f"cannot reach the server at {where}: {e or type(e).__name__}") from None
 
 
 async def _lobby(url: str, subject: str, body: dict, timeout: float = 10.0) -> dict:
-    """A lobby request with a fresh key; the referee's reply, unsealed with it (other
-    guests may see the reply go by, never read it)."""
-    key = P.new_seal_key()
+    """A lobby request; the referee's reply (which only this connection may read)."""
     nc = await _guest_connection(url)
     try:
-        msg = await nc.request(subject, P.encode({**body, "key": key}), timeout=timeout)
+        msg = await nc.request(subject, P.encode(body), timeout=timeout)
     except nats.errors.NoRespondersError:
         raise OnlineError("no referee is running on that server") from None
     except nats.errors.TimeoutError:
@@ -63,14 +82,19 @@ async def _lobby(url: str, subject: str, body: dict, timeout: float = 10.0) -> d
         await nc.close()
     try:
         reply = P.decode(msg.data, P.MAX_SERVER_PAYLOAD, "the referee's reply", None)
-        if "sealed" in reply:
-            reply = P.unseal(reply["sealed"], key)
-        elif reply.get("ok"):   # only a refusal, which carries nothing secret, comes unsealed
-            raise P.ProtocolError("the referee's reply is not sealed for this request")
     except P.ProtocolError as e:
         raise OnlineError(str(e)) from None
     if not reply.get("ok"):
         raise OnlineError(str(reply.get("reason") or "refused")[:300])
+    return reply
+
+
+def _keyed(reply: dict, key: nkeys.KeyPair) -> dict:
+    """A reply with credentials, and the private key they are for (kept here, never sent)."""
+    if "jwt" in reply:
+        if reply.get("user") != A.public(key):
+            raise OnlineError("the referee's credentials are not for this client's key")
+        reply["seed"] = key.seed.decode()
     return reply
 
 
@@ -91,13 +115,15 @@ async def host_table(guest_url: str, game: str, seats: list[str], names: list[st
 
 async def join_table(guest_url: str, code: str, seat: int | None = None, name: str | None = None) -> dict:
     """Take a seat, as `name` (before the game starts the seat's player is called so;
-    None keeps the name the host gave): {"table", "seat", "user", "password", ...}."""
-    body = {"type": "join", "table": code, "seat": seat}
+    None keeps the name the host gave): {"table", "seat", "user", "jwt", "seed", ...}. The
+    key is made here for this seat; the referee signs a JWT for its public half."""
+    key = A.new_key("user")
+    body = {"type": "join", "table": code, "seat": seat, "user_key": A.public(key)}
     if name is not None:
         body["name"] = name
     for attempt in range(3):   # two referees seating two players at once: one is told to retry
         try:
-            return await _lobby(guest_url, P.LOBBY_JOIN, body)
+            return _keyed(await _lobby(guest_url, P.LOBBY_JOIN, body), key)
         except OnlineError as e:
             if "try again" not in str(e) or attempt == 2:
                 raise
@@ -116,8 +142,11 @@ async def list_tables(guest_url: str) -> list[dict]:
 async def watch_table(guest_url: str, code: str, since: int = 0, credentials: bool = True) -> dict:
     """A public table's log from `since` as every seat may see it, with a spectator's
     credentials for what follows (unless the game is over: then its end)."""
-    return await _lobby(guest_url, P.LOBBY_WATCH, {"type": "watch", "table": code, "since": since,
-                                                   "credentials": credentials})
+    key = A.new_key("user")
+    body = {"type": "watch", "table": code, "since": since, "credentials": credentials}
+    if credentials:
+        body["user_key"] = A.public(key)
+    return _keyed(await _lobby(guest_url, P.LOBBY_WATCH, body), key)
 
 
 class Spectator:
@@ -143,16 +172,13 @@ class Spectator:
         first = await watch_table(self.guest_url, self.table)
         self._take(first)
         if self.end is None:
-            url = server_url(self.guest_url, first["user"], first["password"])
-            for _ in range(40):   # the credentials are live once the server reloaded its users
-                try:
-                    self.nc = await nats.connect(url, name=f"stateside-watch-{self.table}", error_cb=_quiet,
-                                                 max_reconnect_attempts=-1, reconnect_time_wait=0.2)
-                    break
-                except Exception:   # not yet live: nats-py raises several kinds
-                    await asyncio.sleep(0.05)
-            else:
-                raise OnlineError(f"cannot watch table {self.table}: the server refused the spectator's credentials")
+            try:
+                self.nc = await nats.connect(server_address(self.guest_url), name=f"stateside-watch-{self.table}",
+                                             error_cb=_quiet, max_reconnect_attempts=-1, reconnect_time_wait=0.2,
+                                             **connect_options(first))
+            except Exception as e:   # nats-py raises several kinds
+                raise OnlineError(f"cannot watch table {self.table}: the server refused the spectator's "
+                                  f"credentials ({e or type(e).__name__})") from None
             await self.nc.subscribe(P.public_subject(self.table), cb=self._on_public)
             await self.nc.flush()
             await self.catch_up()   # what happened between the first read and the subscription
@@ -210,12 +236,6 @@ class Spectator:
             await self.nc.close()
 
 
-def server_url(guest_url: str, user: str, password: str) -> str:
-    """The server's address with a seat's credentials in place of the guest's."""
-    hostport = guest_url.split("@")[-1].removeprefix("nats://")
-    return f"nats://{user}:{password}@{hostport}"
-
-
 class SeatClient:
     """One seat at one table."""
 
@@ -226,7 +246,8 @@ class SeatClient:
         self.on_event = on_event
         self.table = credentials["table"]
         self.seat = credentials["seat"]
-        self.user, self.password = credentials["user"], credentials["password"]
+        self.user = credentials["user"]              # our public key (the seat's user)
+        self.credentials = credentials               # its JWT and our private key (never sent)
         self.entries: list[dict] = []          # the log as this seat may see it
         self.observation: dict | None = None
         self.observed: dict[int, dict] = {}    # entries seen -> this seat's observation at that point
@@ -248,13 +269,13 @@ class SeatClient:
     def n(self) -> int:
         return len(self.entries)
 
-    async def connect(self, retries: int = 40) -> SeatClient:
-        url = server_url(self.guest_url, self.user, self.password)
+    async def connect(self) -> SeatClient:
 
         async def on_error(e):
             self.errors.append(str(e))
             # Our credentials were revoked (we left, or the game is over): stop reconnecting.
-            if "authorization" in str(e).lower() and (self.gone or self.end is not None or self.closed):
+            revoked = any(w in str(e).lower() for w in ("authorization", "authentication"))
+            if revoked and (self.gone or self.end is not None or self.closed):
                 asyncio.get_running_loop().create_task(self.close())
 
         async def on_reconnect():   # whatever was said while away is in the log: catch up
@@ -264,20 +285,14 @@ class SeatClient:
         async def on_disconnect():
             self._tell("disconnected")
 
-        last = None
-        for _ in range(retries):   # a new seat's credentials are live once the server reloaded
-            try:
-                self.nc = await nats.connect(url, name=f"stateside-{self.table}-{self.seat}",
-                                             error_cb=on_error, reconnected_cb=on_reconnect,
-                                             disconnected_cb=on_disconnect,
-                                             max_reconnect_attempts=-1, reconnect_time_wait=0.2,
-                                             allow_reconnect=True)
-                break
-            except Exception as e:   # authorization not yet live: nats-py raises several kinds
-                last = e
-                await asyncio.sleep(0.05)
-        else:
-            raise OnlineError(f"cannot connect to the server as seat {self.seat}: {last}")
+        try:   # the JWT is good at once: the server checks its signatures, it keeps no list of users
+            self.nc = await nats.connect(server_address(self.guest_url), name=f"stateside-{self.table}-{self.seat}",
+                                         error_cb=on_error, reconnected_cb=on_reconnect,
+                                         disconnected_cb=on_disconnect,
+                                         max_reconnect_attempts=-1, reconnect_time_wait=0.2,
+                                         allow_reconnect=True, **connect_options(self.credentials))
+        except Exception as e:   # nats-py raises several kinds
+            raise OnlineError(f"cannot connect to the server as seat {self.seat}: {e or type(e).__name__}") from None
         await self.nc.subscribe(P.private_subject(self.table, self.seat), cb=self._on_private)
         await self.sync()
         return self

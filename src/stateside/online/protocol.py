@@ -1,5 +1,5 @@
-"""The messages of online play: subjects, size limits, validation, the seed's hash and
-the sealing of lobby replies. Pure Python; see ARCHITECTURE.md for the flow.
+"""The messages of online play: subjects, size limits, validation, the seed's hash.
+Pure Python; see ARCHITECTURE.md for the flow.
 
 Every message is one JSON object with a "type". Anything a client sends is checked
 here before the referee looks at it; a bad message gets a ProtocolError whose text is
@@ -7,9 +7,7 @@ the refusal the client reads.
 """
 from __future__ import annotations
 
-import base64
 import hashlib
-import hmac
 import json
 import re
 import secrets
@@ -266,72 +264,10 @@ def seed_commitment(seed: int, salt: str) -> str:
     return hashlib.sha256(f"stateside-seed:{seed}:{salt}".encode()).hexdigest()
 
 
-# --- lobby replies travel sealed -------------------------------------------------------
-# Guests share one public user, so any guest may listen on the guests' reply inboxes
-# (_INBOX_guest.>, in the guests' own account: never the referee's JetStream replies).
-# A lobby reply names a table code and a seat's password, so it must not be readable
-# there: the guest puts a fresh random key in its request (only referees can read the
-# lobby subjects) and the referee seals the whole reply for that key. The construction
-# is encrypt-then-MAC from the standard library: an HMAC-SHA256 keystream under a
-# per-message nonce, and an HMAC-SHA256 tag over nonce and ciphertext, with separate
-# keys derived from the guest's key. A reply that fails the tag is refused.
+# --- guests' replies ------------------------------------------------------------------
+# A guest's inbox is _INBOX_guest.<its own public key>: the guests' account lets each guest
+# subscribe there only (online.auth.guest_scope), so a lobby reply (a table's code, its
+# names) is read by the asker alone, and the guests' account sees no subject of the game
+# account (never the referee's JetStream replies).
 
-GUEST_INBOX_PREFIX = "_INBOX_guest"   # guests may subscribe here only (server.py)
-SEAL_KEY_HEX = 64
-_NONCE, _TAG = 16, 16
-
-
-def new_seal_key() -> str:
-    return secrets.token_hex(SEAL_KEY_HEX // 2)
-
-
-def check_seal_key(key: Any) -> str:
-    if not isinstance(key, str) or len(key) != SEAL_KEY_HEX:
-        raise ProtocolError(f"a lobby request needs \"key\": {SEAL_KEY_HEX} hex digits to seal the reply with")
-    try:
-        bytes.fromhex(key)
-    except ValueError:
-        raise ProtocolError(f"a lobby request needs \"key\": {SEAL_KEY_HEX} hex digits "
-                            "to seal the reply with") from None
-    return key
-
-
-def _subkeys(key: str) -> tuple[bytes, bytes]:
-    raw = bytes.fromhex(key)
-    return (hmac.new(raw, b"stateside-seal-encrypt", hashlib.sha256).digest(),
-            hmac.new(raw, b"stateside-seal-mac", hashlib.sha256).digest())
-
-
-def _keystream(enc: bytes, nonce: bytes, n: int) -> bytes:
-    blocks = [hmac.new(enc, nonce + i.to_bytes(8, "big"), hashlib.sha256).digest()
-              for i in range((n + 31) // 32)]
-    return b"".join(blocks)[:n]
-
-
-def _xor(data: bytes, pad: bytes) -> bytes:
-    return (int.from_bytes(data, "big") ^ int.from_bytes(pad, "big")).to_bytes(len(data), "big")
-
-
-def seal(body: dict, key: str) -> str:
-    """The reply `body` sealed for the holder of `key` (base64 of nonce, ciphertext, tag)."""
-    enc, mac = _subkeys(key)
-    data = encode(body)
-    nonce = secrets.token_bytes(_NONCE)
-    sealed = nonce + _xor(data, _keystream(enc, nonce, len(data)))
-    return base64.b64encode(sealed + hmac.new(mac, sealed, hashlib.sha256).digest()[:_TAG]).decode()
-
-
-def unseal(sealed: Any, key: str) -> dict:
-    """The reply sealed for `key`, or ProtocolError when it was not (or was altered)."""
-    try:
-        raw = base64.b64decode(sealed, validate=True) if isinstance(sealed, str) else b""
-    except ValueError:
-        raw = b""
-    if len(raw) < _NONCE + _TAG:
-        raise ProtocolError("the referee's reply is not sealed for this request")
-    enc, mac = _subkeys(key)
-    body, tag = raw[:-_TAG], raw[-_TAG:]
-    if not hmac.compare_digest(tag, hmac.new(mac, body, hashlib.sha256).digest()[:_TAG]):
-        raise ProtocolError("the referee's reply is not sealed for this request")
-    nonce, data = body[:_NONCE], body[_NONCE:]
-    return decode(_xor(data, _keystream(enc, nonce, len(data))), MAX_SERVER_PAYLOAD, "the referee's reply", None)
+GUEST_INBOX_PREFIX = "_INBOX_guest"

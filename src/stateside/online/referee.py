@@ -26,6 +26,7 @@ from stateside.engine.match import HUMAN, MAX_NAME, Match, chance_rng, check_sea
 from stateside.engine.protocol import CHANCE, SIMULTANEOUS, TERMINAL
 from stateside.errors import IllegalActionError, SaveError
 from stateside.online import protocol as P
+from stateside.online.auth import check_user_key
 from stateside.online.protocol import Conflict
 from stateside.online.realtime import RealTimeTable, owner_subject, void_interrupted_round
 from stateside.online.visibility import entry_views
@@ -160,7 +161,9 @@ class Referee:
 
     # --- life ------------------------------------------------------------------------
     async def start(self) -> None:
-        self.nc = await connect_referee(self.url, name=self.name, **self.connect_options)
+        # (the referee's own user JWT comes with the authorizer that signs the seats)
+        options = {**getattr(self.authorizer, "connect_options", {}), **self.connect_options}
+        self.nc = await connect_referee(self.url, name=self.name, **options)
         self.js = self.nc.jetstream(timeout=5)
         try:
             info = await self._patiently(lambda: self.js.stream_info(P.LOG_STREAM))
@@ -260,6 +263,8 @@ class Referee:
             await self.nc.close()
         if tasks:
             await asyncio.wait(tasks, timeout=2.0)
+        if hasattr(self.authorizer, "close"):   # its connection for the revocations
+            await self.authorizer.close()
 
     def _background(self, coro) -> asyncio.Task:
         task = asyncio.create_task(coro)
@@ -293,7 +298,7 @@ class Referee:
 
     async def _hand_over(self, msg, code: str, kind: str) -> None:
         """Ask the table's owner (the server answers a guest's request only from the
-        connection it reached) and pass its sealed reply on."""
+        connection it reached) and pass its reply on."""
         try:
             reply = await self.nc.request(P.partition_lobby_subject(P.partition_of(code), kind), msg.data,
                                           timeout=8.0, headers=msg.headers)
@@ -940,29 +945,22 @@ class Referee:
         return rt
 
     # --- the lobby -------------------------------------------------------------------------
-    async def _reply(self, msg, body: dict, key: str | None) -> None:
-        """Answer a lobby request, sealed for the requester's key (see protocol.seal); a
-        request without a usable key gets only its refusal, in clear."""
-        if not msg.reply:
-            return
-        if key is not None:
-            payload = {"type": "reply", "sealed": P.seal({"type": "reply", **body}, key)}
-        else:
-            payload = {"type": "reply", "ok": False, "reason": body.get("reason", "refused")} \
-                if not body.get("ok") else {"type": "reply", "ok": False, "reason": "no key to seal the reply with"}
-        await self.nc.publish(msg.reply, P.encode(payload))
+    async def _reply(self, msg, body: dict) -> None:
+        """Answer a lobby request. Only the asker reads it: a guest's inbox is named after
+        its own key, and no other guest may subscribe there (online.auth.guest_scope)."""
+        if msg.reply:
+            await self.nc.publish(msg.reply, P.encode({"type": "reply", **body}))
 
     async def _lobby_request(self, msg, handle) -> None:
-        """Decode a lobby request, check its key, run `handle(req, key)`; any refusal
-        becomes the reply. `handle` returns the reply's body and a follow-up (or None)."""
-        key, follow = None, None
+        """Decode a lobby request, run `handle(req)`; any refusal becomes the reply.
+        `handle` returns the reply's body and a follow-up (or None)."""
+        follow = None
         try:
             req = P.decode(msg.data, P.MAX_LOBBY_BYTES, "the request")
-            key = P.check_seal_key(req.get("key"))
             body, follow = await handle(req)
         except (P.ProtocolError, ValueError) as e:
             body = {"ok": False, "reason": str(e)[:300]}
-        await self._reply(msg, body, key)
+        await self._reply(msg, body)
         if follow is not None:
             await follow()
 
@@ -1093,7 +1091,8 @@ class Referee:
         elif not (isinstance(name, str) and 0 < len(name.strip()) <= MAX_NAME and name.isprintable()):
             raise P.ProtocolError(f"\"name\" must be 1 to {MAX_NAME} printable characters")
         name = name.strip()
-        user, password = await self.authorizer.issue(code, seat)
+        user = check_user_key(req.get("user_key"))   # the client's own public key: it signs in with its private one
+        jwt = await self.authorizer.issue(code, seat, user)
         try:
             await self._append(table, {"type": "join", "seat": seat, "name": name, "user": user})
         except Conflict:
@@ -1101,7 +1100,7 @@ class Referee:
             raise P.ProtocolError("the table changed while you joined; try again") from None
         table.joined[seat] = {"name": name, "user": user}
         _rename(table, seat, name)
-        return ({"ok": True, "table": code, "seat": seat, "user": user, "password": password,
+        return ({"ok": True, "table": code, "seat": seat, "user": user, "jwt": jwt,
                  "game": table.match.game_id, "names": table.match.names,
                  "seed_commitment": table.commitment}, table)
 
@@ -1186,7 +1185,8 @@ class Referee:
             elif req.get("credentials", True):
                 if self.authorizer is None:
                     raise P.ProtocolError("this referee cannot issue credentials; ask the operator")
-                body["user"], body["password"] = await self.authorizer.issue_spectator(code)
+                body["user"] = check_user_key(req.get("user_key"))
+                body["jwt"] = await self.authorizer.issue_spectator(code, body["user"])
             return body, None
         await self._lobby_request(msg, handle)
 

