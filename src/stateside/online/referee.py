@@ -165,16 +165,7 @@ class Referee:
         options = {**getattr(self.authorizer, "connect_options", {}), **self.connect_options}
         self.nc = await connect_referee(self.url, name=self.name, **options)
         self.js = self.nc.jetstream(timeout=5)
-        try:
-            info = await self._patiently(lambda: self.js.stream_info(P.LOG_STREAM))
-            if not info.config.allow_direct:   # a log made before batched reads: allow them now
-                info.config.allow_direct = True
-                await self._patiently(lambda: self.js.update_stream(info.config))
-        except NotFoundError:
-            await self._patiently(lambda: self.js.add_stream(api.StreamConfig(
-                name=P.LOG_STREAM, subjects=[P.LOG_SUBJECTS], storage=api.StorageType.FILE,
-                num_replicas=self.replicas, duplicate_window=120.0,
-                max_msg_size=P.MAX_SERVER_PAYLOAD, allow_direct=True)))
+        await self._log_stream()
         # The replies to batched reads of the log, each read under a token of its own.
         self._reads: dict[str, asyncio.Queue] = {}
         self._read_inbox = self.nc.new_inbox()
@@ -384,6 +375,33 @@ class Referee:
             raise Conflict("duplicate")
         table.last_seq = ack.seq
         self.stats["appends"] += 1
+
+    async def _log_stream(self) -> None:
+        """The games' log stream: found, or made. Referees that start together may each find
+        it missing; the server makes it for one and refuses the others (its store is being made,
+        or the name is taken), who then find it made."""
+        deadline = time.monotonic() + PATIENCE_S
+        while True:
+            try:
+                info = await self._patiently(lambda: self.js.stream_info(P.LOG_STREAM))
+                config = info.config
+                if not config.allow_direct:   # a log made before batched reads: allow them now
+                    config.allow_direct = True
+                    await self._patiently(lambda config=config: self.js.update_stream(config))
+                return
+            except NotFoundError:
+                pass
+            try:
+                await self._patiently(lambda: self.js.add_stream(api.StreamConfig(
+                    name=P.LOG_STREAM, subjects=[P.LOG_SUBJECTS], storage=api.StorageType.FILE,
+                    num_replicas=self.replicas, duplicate_window=120.0,
+                    max_msg_size=P.MAX_SERVER_PAYLOAD, allow_direct=True)))
+                return
+            except APIError:
+                if time.monotonic() > deadline:
+                    raise
+                self.stats["retries"] += 1
+                await asyncio.sleep(0.1)   # another referee's creation under way: look again
 
     async def _patiently(self, call):
         """call() again while the cluster is electing a leader (at most PATIENCE_S)."""
