@@ -57,18 +57,30 @@ def test_presence_note_names_everyone_awaited():
     assert presence_note(view) == ""
 
 
-def test_new_game_at_an_online_table_asks_before_leaving_it(qtbot, server, monkeypatch):
+def test_new_game_open_and_quit_at_an_online_table_ask_before_leaving_it(qtbot, server, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QFileDialog
+
     from stateside.app.main import MainWindow
+    from stateside.engine.match import Match
+    from stateside.engine.saves import save_game
 
     window = MainWindow(persist=False)
     qtbot.addWidget(window)
     a = window.open_mode("ten-days")
     window.current = a
+    window.show()
     sa, other = host_and_join(qtbot, a, server)
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda *args, **kw: asked.append(args[2]) or QMessageBox.No)
     window.new_game()
     assert a.online is sa and len(asked) == 1 and sa.table in asked[0]   # No: still at the table
+    saved = tmp_path / "ten-days.json"
+    save_game(saved, Match("ten-days", ["human", "human"], 1).to_json())
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args, **kw: (str(saved), ""))
+    window.open_file()
+    assert a.online is sa and len(asked) == 2 and "Open ten-days.json?" in asked[1] and sa.table in asked[1]
+    assert not window.close()   # Quit: asked too, and No keeps the window at the table
+    assert a.online is sa and len(asked) == 3 and asked[2].startswith("Quit Stateside?") and sa.table in asked[2]
     monkeypatch.setattr(a, "new_game", lambda: None)   # (the setup screen itself is not under test)
     monkeypatch.setattr(QMessageBox, "question", lambda *args, **kw: QMessageBox.Yes)
     window.new_game()

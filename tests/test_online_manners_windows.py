@@ -208,8 +208,8 @@ def test_two_windows_see_each_other_go_and_come_back_a_third_watches_and_replays
     dialog.refresh_tables()
     qtbot.waitUntil(lambda: dialog.refresh_button.isEnabled() and dialog.finished_tables.count() > 0, timeout=10000)
     assert all(code not in dialog.open_tables.item(i).text() for i in range(dialog.open_tables.count()))
-    assert dialog.finished_tables.item(0).text().startswith(f"{code}  10 Days in the USA: Ann, Gil \u2014 "
-                                                            "Gil resigned")
+    assert dialog.finished_tables.item(0).text().startswith(f"{code}  10 Days in the USA: Gil resigned (")
+    assert dialog.finished_tables.item(0).toolTip().startswith("Ann, Gil: ")
     dialog._replay()
     qtbot.waitUntil(lambda: dialog.replayed == code, timeout=10000)
     bo = bo_w.current

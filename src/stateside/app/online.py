@@ -765,8 +765,10 @@ class OnlineDialog(QDialog):
                 won = [n for n, share in zip(names, t.get("returns") or []) if share > 0]
                 result = f"{_names(won)} won" if won else "no winner"
             when = time.strftime("%H:%M", time.localtime(t["ended"])) if isinstance(t.get("ended"), int) else ""
-            item = QListWidgetItem(f"{t['table']}  {titles.get(t['game'], t['game'])}: {', '.join(names)} "
-                                   f"\u2014 {result}" + (f", ended {when}" if when else ""))
+            # what matters first (the list is narrow); who played, in the tooltip
+            item = QListWidgetItem(f"{t['table']}  {titles.get(t['game'], t['game'])}: {result}"
+                                   + (f" ({when})" if when else ""))
+            item.setToolTip(f"{', '.join(names)}: {t.get('n', 0)} moves" + (f", ended at {when}" if when else ""))
             item.setData(Qt.UserRole, t["table"])
             self.finished_tables.addItem(item)
         self.replay_button.setEnabled(bool(tables))
