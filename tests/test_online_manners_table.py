@@ -117,6 +117,7 @@ def test_a_seat_whose_heartbeats_stop_is_lost_to_the_others_and_back_at_the_next
             assert ann.presence == [] and ref.tables[code].lost == set()
             # Ann never sent a heartbeat: she is not watched, so never called lost
             await ref.presence_sweep(now=time.monotonic() + 3600)
+            assert ref.tables[code].lost == {1} and (code, 0) not in ref._presence   # (the sweep is done)
             await until(lambda: ann.presence and watcher.info.get("lost"), ann, watcher)
             assert [(n["name"], n["state"], n["lost"]) for n in ann.presence] == [("Gil", "lost", [1])]
             assert watcher.info["lost"] == [1]

@@ -1051,9 +1051,18 @@ def presence_note(view: dict) -> str:
         if info.get("host_seat") is not None and info.get("host_seat") == view.get("seat"):
             note += ", or Game \u203a Give the empty seat to a computer"
         parts.append(note)
-    if lost:
-        parts.append(f"{_names(lost)} lost connection" + ("." if left else "; the table waits."))
+    if lost:   # the table waits only if it is their move (the others may play on meanwhile)
+        parts.append(f"{_names(lost)} lost connection" + ("; the table waits." if _waits_for_lost(view) and not left
+                                                          else "."))
     return " ".join(parts)
+
+
+def _waits_for_lost(view: dict) -> bool:
+    from stateside.engine.protocol import SIMULTANEOUS
+
+    lost = {int(s) for s in (view.get("info") or {}).get("lost") or []}
+    to_move = view.get("to_move")
+    return to_move in lost or to_move == SIMULTANEOUS
 
 
 def presence_change(before: tuple, view: dict) -> tuple[tuple, str, str | None]:
