@@ -185,7 +185,10 @@ class Referee:
                 name=P.LOG_STREAM, subjects=[P.LOG_SUBJECTS], storage=api.StorageType.FILE,
                 num_replicas=self.replicas, duplicate_window=120.0,
                 max_msg_size=P.MAX_SERVER_PAYLOAD, allow_direct=True)))
-        await self._start_finished()
+        try:
+            await self._start_finished()
+        except (APIError, *TRANSIENT) as e:   # (an account without room for a second stream)
+            log.warning("referee: no list of finished tables: %s", _said(e))
         # The replies to batched reads of the log, each read under a token of its own.
         self._reads: dict[str, asyncio.Queue] = {}
         self._read_inbox = self.nc.new_inbox()
