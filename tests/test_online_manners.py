@@ -57,18 +57,30 @@ def test_presence_note_names_everyone_awaited():
     assert presence_note(view) == ""
 
 
-def test_new_game_at_an_online_table_asks_before_leaving_it(qtbot, server, monkeypatch):
+def test_new_game_open_and_quit_at_an_online_table_ask_before_leaving_it(qtbot, server, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QFileDialog
+
     from stateside.app.main import MainWindow
+    from stateside.engine.match import Match
+    from stateside.engine.saves import save_game
 
     window = MainWindow(persist=False)
     qtbot.addWidget(window)
     a = window.open_mode("ten-days")
     window.current = a
+    window.show()
     sa, other = host_and_join(qtbot, a, server)
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda *args, **kw: asked.append(args[2]) or QMessageBox.No)
     window.new_game()
     assert a.online is sa and len(asked) == 1 and sa.table in asked[0]   # No: still at the table
+    saved = tmp_path / "ten-days.json"
+    save_game(saved, Match("ten-days", ["human", "human"], 1).to_json())
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args, **kw: (str(saved), ""))
+    window.open_file()
+    assert a.online is sa and len(asked) == 2 and "Open ten-days.json?" in asked[1] and sa.table in asked[1]
+    assert not window.close()   # Quit: asked too, and No keeps the window at the table
+    assert a.online is sa and len(asked) == 3 and asked[2].startswith("Quit Stateside?") and sa.table in asked[2]
     monkeypatch.setattr(a, "new_game", lambda: None)   # (the setup screen itself is not under test)
     monkeypatch.setattr(QMessageBox, "question", lambda *args, **kw: QMessageBox.Yes)
     window.new_game()
@@ -179,3 +191,31 @@ def test_the_host_gives_the_seat_gil_left_to_a_computer_and_the_game_goes_on(qtb
     qtbot.waitUntil(lambda: a.online_note == "" and a.is_human_turn(), timeout=10000)
     assert sa.client.info["seats"] == ["human", "ai:easy"]
     a.leave_online()
+
+
+def test_every_turn_screen_shows_who_left_or_lost_connection(qtbot, show_mode):
+    """The table's note (presence_note) reaches each turn-based game's screen, not only the
+    status bar: 10 Days' banner, Carcassonne's hint (with what to do after it)."""
+    from fake_table import FakeSession, referee_views
+
+    from stateside.engine.match import Match, rules_for
+    from stateside.games.carcassonne.mode import CarcassonneMode
+
+    for mode_class, game, text in ((TenDaysMode, "ten-days", lambda m: m.banner.text()),
+                                   (CarcassonneMode, "carcassonne", lambda m: m.hint.text())):
+        mode = show_mode(mode_class)
+        match = Match(game, ["human", "human"], 4, {**rules_for(game).default_setup(2), "players": ["Ann", "Gil"]})
+        match.resolve_chance()
+        session = FakeSession(0)
+        mode.attach_online(session)
+        view = list(referee_views(match, 0))[-1]
+        view.update(table="K7QX3M", seat=0, to_move=1,
+                    info={**view["info"], "joined": {"0": "Ann", "1": "Gil"}, "lost": [1]})
+        session.update.emit(view)
+        assert mode.online_note == "Gil lost connection; the table waits."
+        assert "Gil lost connection; the table waits." in text(mode)
+        del view["info"]["joined"]["1"]
+        view["info"]["lost"], view["status"] = [], "lobby"
+        session.update.emit(view)
+        assert mode.online_note.startswith("Gil left; the table waits. Share code K7QX3M")
+        assert "Gil left; the table waits." in text(mode)

@@ -96,8 +96,13 @@ class OnlineSession(QObject):
     ended = Signal(object)      # {"save": the whole match, "returns", "problem": None or why unverified}
     closed = Signal()           # the session is over (left, the game ended, or closed): the shell tidies up
 
-    def __init__(self, server: str = DEFAULT_SERVER, parent: QObject | None = None, poll_ms: int = 30):
+    def __init__(self, server: str = DEFAULT_SERVER, parent: QObject | None = None, poll_ms: int = 30,
+                 ping_s: float | None = None):
         super().__init__(parent)
+        from stateside.online.protocol import PING_EVERY_S
+
+        # Our heartbeat's period: while it comes, the others know we are there (see protocol.PING).
+        self.ping_s = PING_EVERY_S if ping_s is None else ping_s
         self.guest = guest_url(server)
         self.seat: int | None = None
         self.table: str | None = None
@@ -124,6 +129,11 @@ class OnlineSession(QObject):
                                         "the game goes on.")
         self.computer_action.setEnabled(False)
         self.computer_action.triggered.connect(self.give_empty_seat)
+        # Game > Resign…: attach_session asks first (confirm_resign); enabled while the game is on.
+        self.resign_action = QAction("Resign…", self)
+        self.resign_action.setToolTip("Give up this game: it ends at once, you take last place and the other "
+                                      "players share the win.")
+        self.resign_action.setEnabled(False)
         self._last_view: dict | None = None
         self.timer = QTimer(self, interval=poll_ms, timeout=self._drain)
         self.timer.start()
@@ -163,6 +173,19 @@ class OnlineSession(QObject):
                 problem = str(e) or type(e).__name__
         self.close()
         return problem
+
+    def resign(self, timeout: float = 5.0) -> str | None:
+        """Resign (the referee ends the game; its end comes as `ended`, naming who resigned).
+        Returns why it failed, or None."""
+        c = self.client
+        if self._closed or c is None or c.end is not None:
+            return None
+        fut = asyncio.run_coroutine_threadsafe(c.resign(timeout), self._loop)
+        try:
+            fut.result(timeout + 1)
+        except Exception as e:   # refused (a real-time table) or no referee answered
+            return str(e) or type(e).__name__
+        return None
 
     def give_empty_seat(self) -> None:
         """The host's Give the empty seat to a computer: the first seat nobody holds goes to
@@ -233,6 +256,10 @@ class OnlineSession(QObject):
                                                 and (body.get("info") or {}).get("host_seat") == self.seat)
                 if body.get("status") != "lobby":
                     self._game_shown = True
+                self.resign_action.setEnabled(self._game_shown and not self.real_time
+                                              and body.get("status") in ("playing", "lobby"))
+            elif kind in ("ended", "failed"):
+                self.resign_action.setEnabled(False)
             return
         error = errors[0]
         print(f"stateside: online table {self.table}: its {kind} message could not be shown here:", file=sys.stderr)
@@ -309,9 +336,16 @@ class OnlineSession(QObject):
         seen_refusals, sent_n, sent_at, heard_at = 0, None, 0.0, time.monotonic()
         last_sent = None
         ended = False
+        pinged_at = 0.0
         while not self._closed:
+            if time.monotonic() - pinged_at >= self.ping_s:   # our heartbeat: we are here
+                pinged_at = time.monotonic()
+                try:
+                    await c.ping()
+                except Exception:   # disconnected: the others will hear we are lost
+                    pass
             try:
-                await asyncio.wait_for(self._wake.wait(), 0.5)
+                await asyncio.wait_for(self._wake.wait(), min(0.5, self.ping_s))
                 heard_at = time.monotonic()
             except TimeoutError:
                 pass
@@ -372,7 +406,8 @@ class OnlineSession(QObject):
             problem = None
         except Exception as e:   # the referee's word against the log: say so, keep its record
             problem = str(e)
-        return {"save": c.end["save"], "returns": c.end["returns"], "problem": problem}
+        return {"save": c.end["save"], "returns": c.end["returns"], "problem": problem,
+                "resigned": c.end.get("resigned"), "seat": c.seat, "table": c.table}
 
     async def _shutdown(self) -> None:
         if self._task is not None:
@@ -445,6 +480,8 @@ class WatchWindow(QDialog):
             scores = w.end.get("scores") or []
             result = ", ".join(f"{n} {s}" for n, s in zip(names, scores)) if scores else "over"
             state = f"The game is over: {result}."
+            if w.end.get("resigned"):
+                state = resign_words({**w.end, "seat": None}, names)
         elif w.status == "closed":
             state = "The server closed this table."
         else:
@@ -452,6 +489,9 @@ class WatchWindow(QDialog):
             away = [str(n) for s, n in enumerate(names)
                     if s < len(info.get("seats", [])) and info["seats"][s] == "human" and s not in joined]
             state = ("Waiting for " + ", ".join(away) + ".") if away else f"Playing: {len(entries)} moves so far."
+            lost = presence_note({"table": self.code, "info": info, "seat": None})
+            if lost and not away:   # (someone lost connection: the spectator is told too)
+                state += f" {lost}"
         self.heading.setText(f"Table {self.code}, {game}: {', '.join(str(n) for n in names)}. {state}")
 
     def closeEvent(self, event) -> None:
@@ -543,7 +583,19 @@ class OnlineDialog(QDialog):
         buttons.addWidget(self.refresh_button)
         buttons.addWidget(self.watch_button)
         jf.addRow(buttons)
+        # Apart, the public tables that finished (the most recent first): replayed from the server.
+        self.finished_tables = QListWidget()
+        self.finished_tables.setMaximumHeight(110)
+        self.finished_tables.setToolTip("Public games that ended on this server, the latest first; "
+                                        "double-click one to replay it.")
+        self.finished_tables.itemDoubleClicked.connect(lambda _item: self._replay())
+        jf.addRow("Finished:", self.finished_tables)
+        self.replay_button = QPushButton("Replay")
+        self.replay_button.setToolTip("Replay the finished game chosen above, move by move, on its board.")
+        self.replay_button.clicked.connect(self._replay)
+        jf.addRow(self.replay_button)
         self.watching: WatchWindow | None = None
+        self.replayed: str | None = None   # the finished table replayed from the list
         tabs.addTab(join, "Join a table")
         self.tabs = tabs
         # the list of public tables fills the first time the Join tab is shown
@@ -684,7 +736,7 @@ class OnlineDialog(QDialog):
 
         def fetch():
             try:
-                result = asyncio.run(C.list_tables(guest))
+                result = asyncio.run(C.lobby_lists(guest))
             except Exception as e:   # no server there, no referee: say so in the list
                 result = f"No list: {e}"
             self._listed = result
@@ -698,7 +750,58 @@ class OnlineDialog(QDialog):
                 QTimer.singleShot(50, done)
                 return
             self.refresh_button.setEnabled(True)
-            self.show_tables(self._listed, titles)
+            listed = self._listed
+            self.show_tables(listed if isinstance(listed, str) else listed["tables"], titles)
+            self.show_finished([] if isinstance(listed, str) else listed["finished"], titles)
+        QTimer.singleShot(50, done)
+
+    def show_finished(self, tables: list[dict], titles: dict) -> None:
+        self.finished_tables.clear()
+        for t in tables:
+            names = [str(n) for n in t.get("names", [])]
+            if t.get("resigned"):
+                result = f"{t['resigned']} resigned"
+            else:
+                won = [n for n, share in zip(names, t.get("returns") or []) if share > 0]
+                result = f"{_names(won)} won" if won else "no winner"
+            when = time.strftime("%H:%M", time.localtime(t["ended"])) if isinstance(t.get("ended"), int) else ""
+            # what matters first (the list is narrow); who played, in the tooltip
+            item = QListWidgetItem(f"{t['table']}  {titles.get(t['game'], t['game'])}: {result}"
+                                   + (f" ({when})" if when else ""))
+            item.setToolTip(f"{', '.join(names)}: {t.get('n', 0)} moves" + (f", ended at {when}" if when else ""))
+            item.setData(Qt.UserRole, t["table"])
+            self.finished_tables.addItem(item)
+        self.replay_button.setEnabled(bool(tables))
+        if tables:
+            self.finished_tables.setCurrentRow(0)
+
+    def _replay(self) -> None:
+        """The finished table chosen, replayed from the server's log in its game's screen."""
+        from stateside.online import client as C
+
+        item = self.finished_tables.currentItem()
+        code = item.data(Qt.UserRole) if item is not None else None
+        if not code:
+            return
+        self._busy(f"Fetching table {code}\u2026")
+        guest = guest_url(self.server.text())
+        box: dict = {}
+        worker = threading.Thread(target=lambda: box.update(_fetch_look(C, guest, code)), daemon=True)
+        worker.start()
+
+        def done():
+            if worker.is_alive():
+                QTimer.singleShot(50, done)
+                return
+            if "problem" in box:
+                self._failed(f"Cannot replay table {code}: {box['problem']}")
+                return
+            problem = replay_from_server(self.parent(), code, box["look"])
+            if problem:
+                self._failed(problem)
+                return
+            self.replayed = code
+            super(OnlineDialog, self).reject()
         QTimer.singleShot(50, done)
 
     def show_tables(self, tables, titles: dict) -> None:
@@ -791,6 +894,40 @@ class OnlineDialog(QDialog):
         super().reject()
 
 
+def _fetch_look(C, guest: str, code: str) -> dict:
+    try:
+        look = asyncio.run(C.look_table(guest, code))
+    except Exception as e:   # the server is gone, or the table was never finished
+        return {"problem": str(e) or type(e).__name__}
+    if not look.get("end"):
+        return {"problem": "its game is not over yet"}
+    return {"look": look}
+
+
+def replay_from_server(window, code: str, look: dict) -> str | None:
+    """Open a finished table's whole log (the end's save, from the server) as a replay in
+    its game's screen, as Game > Replay… opens a saved file. Returns why not, or None."""
+    from stateside.errors import StatesideError
+
+    end = look["end"]
+    save = end.get("save") or {}
+    game = save.get("game")
+    if window is None or not hasattr(window, "mode_ids") or game not in window.mode_ids():
+        return f"Table {code} is a game of {game!r}, which is not installed here."
+    mode = window.open_mode(game)
+    if getattr(mode, "online", None) is not None:
+        return f"You are playing at online table {mode.online.table} in {mode.title}: leave it first."
+    try:
+        match = mode.match_from_save(save, f"table {code}")
+    except StatesideError as e:
+        return f"Cannot replay table {code}: {e}"
+    window.choose(game)
+    mode.start_replay(match)
+    words = resign_words({**end, "seat": None}, match.names) if end.get("resigned") else "replayed from the server"
+    mode.replay_bar.title.setText(f"Table {code}: {words}")
+    return None
+
+
 def online_games(window) -> list[tuple]:
     """The installed games whose mode can be played online (it declares plays_online)."""
     from stateside.engine.match import rules_for
@@ -869,9 +1006,11 @@ def attach_session(window, session: OnlineSession):
         else:
             menu.addAction(session.leave_action)
         menu.insertAction(session.leave_action, session.computer_action)
+        menu.insertAction(session.computer_action, session.resign_action)
         # The menu entries go when the session ends: left, the game over, or another table.
-        session.closed.connect(lambda: menu.removeAction(session.leave_action))
-        session.closed.connect(lambda: menu.removeAction(session.computer_action))
+        for entry in (session.leave_action, session.computer_action, session.resign_action):
+            session.closed.connect(lambda entry=entry: menu.removeAction(entry))
+    session.resign_action.triggered.connect(lambda: confirm_resign(window, session))
     # The mode leaves (so its screen goes back to the game it had) only if it still drives this session.
     session.leave_action.triggered.connect(lambda: mode.leave_online() if mode.online is session else session.leave())
     return mode
@@ -884,22 +1023,100 @@ def empty_seats(view: dict) -> list[int]:
     return [s for s, kind in enumerate(info.get("seats", [])) if kind == "human" and s not in joined]
 
 
-def presence_note(view: dict) -> str:
-    """Who is missing at a table that waits, in words for its banner: "Gil left; the table
-    waits. Share code K7QX3M" (the names the players chose; the host's for a seat never taken)."""
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def away(view: dict) -> tuple[list[str], list[str]]:
+    """Who is missing at the table: (the names of the seats that left, of the seats that
+    lost their connection), as the players chose them (the host's for a seat never taken)."""
     info = view.get("info") or {}
     names = (info.get("setup") or {}).get("players", [])
     seats = info.get("seats", [])
-    joined = {int(k) for k in (info.get("joined") or {})}
-    away = [str(names[s]) if s < len(names) else f"Seat {s + 1}"
+    joined = {int(k): str(v) for k, v in (info.get("joined") or {}).items()}
+    left = [str(names[s]) if s < len(names) else f"Seat {s + 1}"
             for s, kind in enumerate(seats) if kind == "human" and s not in joined]
-    if not away:
-        return ""
-    who = away[0] if len(away) == 1 else ", ".join(away[:-1]) + " and " + away[-1]
-    note = f"{who} left; the table waits. Share code {view.get('table')}"
-    if info.get("host_seat") is not None and info.get("host_seat") == view.get("seat"):
-        note += ", or Game \u203a Give the empty seat to a computer"
-    return note
+    lost = [joined[s] for s in sorted(int(x) for x in info.get("lost") or []) if s in joined and s != view.get("seat")]
+    return left, lost
+
+
+def presence_note(view: dict) -> str:
+    """Who is missing, in words for the table's banner: "Gil left; the table waits. Share
+    code K7QX3M", "Bo lost connection; the table waits." (empty when everyone is there)."""
+    left, lost = away(view)
+    parts = []
+    if left:
+        note = f"{_names(left)} left; the table waits. Share code {view.get('table')}"
+        info = view.get("info") or {}
+        if info.get("host_seat") is not None and info.get("host_seat") == view.get("seat"):
+            note += ", or Game \u203a Give the empty seat to a computer"
+        parts.append(note)
+    if lost:   # the table waits only if it is their move (the others may play on meanwhile)
+        parts.append(f"{_names(lost)} lost connection" + ("; the table waits." if _waits_for_lost(view) and not left
+                                                          else "."))
+    return " ".join(parts)
+
+
+def _waits_for_lost(view: dict) -> bool:
+    from stateside.engine.protocol import SIMULTANEOUS
+
+    lost = {int(s) for s in (view.get("info") or {}).get("lost") or []}
+    to_move = view.get("to_move")
+    return to_move in lost or to_move == SIMULTANEOUS
+
+
+def presence_change(before: tuple, view: dict) -> tuple[tuple, str, str | None]:
+    """What a screen shows as people come and go: (who is away now: (left, lost), to pass
+    back as `before` next time; the banner's note; what to say in the status bar, or None
+    when nothing changed): "Gil lost connection; the table waits.", then "Gil is back."."""
+    left, lost = away(view)
+    now = (tuple(left), tuple(lost))
+    note = presence_note(view)
+    was_left, was_lost = (tuple(before[0]), tuple(before[1])) if len(before) == 2 else ((), ())
+    if now == (was_left, was_lost):
+        return now, note, None
+    back = [n for n in was_left + was_lost if n not in left + lost]
+    if back:
+        said = f"{_names(back)} {'is' if len(back) == 1 else 'are'} back."
+        if was_left and not left:   # the table had stopped for a seat that left
+            said += " The game goes on."
+        return now, note, said
+    return now, note, note
+
+
+def resign_words(result: dict, names: list[str]) -> str:
+    """A resigned table's end in words: "Gil resigned: Ann wins." ("You resigned" at the
+    resigner's screen; several winners share the win)."""
+    r = result.get("resigned") or {}
+    seat = r.get("seat")
+    who = "You" if seat == result.get("seat") else str(r.get("name") or "A player")
+    returns = result.get("returns") or []
+    winners = [("you" if s == result.get("seat") else str(names[s]) if s < len(names) else f"Seat {s + 1}")
+               for s, share in enumerate(returns) if share > 0]
+    if not winners:
+        return f"{who} resigned: the game is over."
+    if len(winners) == 1:
+        return f"{who} resigned: {winners[0]} {'win' if winners[0] == 'you' else 'wins'}."
+    return f"{who} resigned: {_names(winners)} share the win."
+
+
+def confirm_resign(window, session: OnlineSession) -> bool:
+    """Game > Resign…: asks, then resigns; True if resigned. At a table of three or more the
+    game ends for everyone (the others share the win): leaving instead lets them play on."""
+    info = (session._last_view or {}).get("info") or {}
+    others = len(info.get("seats", [])) - 1
+    more = (" The game ends for everyone: the other players share the win. To let them play on, "
+            "leave the table instead (Game \u203a Leave the online table); the host may give your seat "
+            "to a computer.") if others >= 2 else " The game ends at once and the other player wins."
+    answer = QMessageBox.question(window, "Resign", literal(f"Resign the game at table {session.table}?{more}"),
+                                  QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
+    if answer != QMessageBox.Yes:
+        return False
+    problem = session.resign()
+    if problem:
+        QMessageBox.warning(window, "Resign", literal(problem))
+        return False
+    return True
 
 
 def _is_real_time(game: str) -> bool:

@@ -735,12 +735,12 @@ class TurnBasedMode(LogLinks, GameMode):
     # ended(result). It feeds a play.OnlineSource, which keeps the table's game as this seat
     # knows it (engine.following); this driver only wires the signals and shows the result.
     def attach_online(self, session) -> None:
-        from stateside.app.online import presence_note
+        from stateside.app.online import presence_change
 
         if self.online is not None:
             self.leave_online()
         self._close_replay_bar()
-        self.play_table.go_online(OnlineSource(session, self.online_rules(), presence=presence_note))
+        self.play_table.go_online(OnlineSource(session, self.online_rules(), presence_change=presence_change))
         for signal, slot in self._session_slots(session):
             signal.connect(slot)
         self.status.emit(f"Online table {session.table}: you are seat {session.seat + 1}.")
@@ -804,9 +804,22 @@ class TurnBasedMode(LogLinks, GameMode):
         self.schedule()
 
     def _online_ended(self, result: dict) -> None:
-        """The referee's whole log replaces this screen's guesses: a finished game like any other."""
+        """The referee's whole log replaces this screen's guesses: a finished game like any other.
+        A resigned game did not finish: its log is shown as a replay (read-only), and Esc goes
+        back to the game this screen had before the table."""
         source = self.play_table.online
         if source is None:
+            return
+        if result.get("resigned") is not None:
+            from stateside.app.online import resign_words
+
+            table = source.table_code
+            self.leave_online(restore=True)
+            match = self.online_log_match(result["save"])
+            words = resign_words(result, match.names)
+            self.start_replay(match)
+            self.replay_bar.title.setText(f"Table {table}: {words}")
+            self.status.emit(f"{words} The table's game is shown as a replay; Esc goes back to your game.")
             return
         match, said = source.ended(result, self.online_log_match)
         seat = source.seat

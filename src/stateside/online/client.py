@@ -136,7 +136,16 @@ async def look_table(guest_url: str, code: str) -> dict:
 async def list_tables(guest_url: str) -> list[dict]:
     """The server's public tables: {"table", "game", "names", "seats", "status", "n", "joined"}
     each, the ones waiting for players first."""
-    return (await _lobby(guest_url, P.LOBBY_LIST, {"type": "list"}))["tables"]
+    return (await lobby_lists(guest_url))["tables"]
+
+
+async def lobby_lists(guest_url: str) -> dict:
+    """The server's public tables, live and finished apart: {"tables": [as list_tables],
+    "finished": [{"table", "game", "names", "seats", "n", "ended" (Unix time), "returns",
+    "resigned" (a name or None)}, the most recent first]}. A finished one replays from
+    `look_table(code)["end"]["save"]`."""
+    reply = await _lobby(guest_url, P.LOBBY_LIST, {"type": "list"})
+    return {"tables": reply.get("tables", []), "finished": reply.get("finished", [])}
 
 
 async def watch_table(guest_url: str, code: str, since: int = 0, credentials: bool = True) -> dict:
@@ -192,7 +201,7 @@ class Spectator:
                 return
 
     def _take(self, page: dict) -> None:
-        self.info = {k: page[k] for k in ("game", "setup", "seats", "joined") if k in page}
+        self.info = {k: page[k] for k in ("game", "setup", "seats", "joined", "lost") if k in page}
         self.status = page.get("status", self.status)
         self.entries[page["since"]:] = page["entries"]
         if page.get("end"):
@@ -220,6 +229,8 @@ class Spectator:
             self.info["joined"], self.status = m.get("joined", {}), m.get("status", self.status)
         elif kind == "closed":
             self.status = "closed"
+        elif kind == "presence":   # a seat lost its connection, or is back
+            self.info["lost"] = m.get("lost", [])
         self._tell()
 
     def _tell(self) -> None:
@@ -259,6 +270,7 @@ class SeatClient:
         self.refusals: list[dict] = []
         self.errors: list[str] = []            # what the server said (permission violations...)
         self.left: list[dict] = []             # "left" notes: a seat (perhaps ours) left the table
+        self.presence: list[dict] = []         # "presence" notes: a seat lost its connection, or is back
         self.gone = False                      # we left: our credentials are revoked
         self.closed: str | None = None         # the referee closed the table: why
         self.nc = None
@@ -345,6 +357,34 @@ class SeatClient:
         self.status = "left"
         await self.close()
 
+    async def ping(self) -> None:
+        """A heartbeat (P.PING_EVERY_S apart): while they come, the others know we are there;
+        when they stop for P.LOST_AFTER_S, the others hear we lost our connection. Not flushed."""
+        if self.nc is not None and self.nc.is_connected and self.end is None and not self.gone and not self.closed:
+            await self.nc.publish(P.intent_subject(self.table, self.seat), P.PING)
+
+    async def resign(self, timeout: float = 5.0) -> None:
+        """Resign: the game ends at once, we take last place and the other seats share the
+        win (see protocol.resignation_returns). Returns once the end came; OnlineError with
+        the referee's reason if it refused (a real-time table, a game not started)."""
+        if self.end is not None:
+            return
+        refused = len(self.refusals)
+        await self._send({"type": "resign", "id": secrets.token_hex(6)})
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.end is None:
+            if len(self.refusals) > refused:
+                raise OnlineError(f"cannot resign: {self.refusals[-1]['reason']}")
+            left = deadline - loop.time()
+            if left <= 0:
+                raise OnlineError("the referee did not confirm that you resigned")
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), min(left, 1.0))
+            except TimeoutError:
+                await self.sync()   # the end went missing: a sync brings it
+
     async def give_to_computer(self, seat: int, level: str) -> None:
         """The host gives a seat nobody holds to a computer of that level (refused otherwise)."""
         await self._send({"type": "computer", "for": seat, "level": level, "id": secrets.token_hex(6)})
@@ -380,8 +420,8 @@ class SeatClient:
                 await self.sync()
                 return
             self._synced = True
-            self.info = {k: m[k] for k in ("game", "setup", "seats", "seed_commitment", "joined", "host_seat")
-                         if k in m}
+            self.info = {k: m[k] for k in ("game", "setup", "seats", "seed_commitment", "joined", "host_seat",
+                                           "lost") if k in m}
             self._take_state(m)
             if m.get("end"):
                 self.end = m["end"]
@@ -406,6 +446,9 @@ class SeatClient:
             self.info["joined"] = m.get("joined", {})
             if m["seat"] != self.seat:
                 self.status, self.legal = m.get("status", self.status), None
+        elif kind == "presence":   # a seat lost its connection (its heartbeats stopped), or is back
+            self.presence.append(m)
+            self.info["lost"] = m.get("lost", [])
         self._changed.set()
         self._tell("changed")
 

@@ -21,6 +21,10 @@ LOBBY_LIST = f"{PREFIX}.lobby.list"      # guest -> referee: the server's public
 LOBBY_WATCH = f"{PREFIX}.lobby.watch"    # guest -> referee: watch a public table (a spectator's credentials)
 REFEREE_LIST = f"{PREFIX}.ref.list"      # referee -> every referee: your public tables (referees only)
 MAX_LISTED = 100                         # tables in one list
+DONE_STREAM = "STATESIDE_DONE"           # the public tables that finished, newest last (a listing each)
+DONE_SUBJECTS = f"{PREFIX}.done.*"       # ss.done.<T>: one message per finished public table
+DONE_KEPT = 1_000                        # listings the stream keeps (the oldest go first)
+MAX_FINISHED = 20                        # finished tables in one list, the most recent first
 LOG_STREAM = "STATESIDE_LOG"             # the JetStream stream of every game's log
 LOG_SUBJECTS = f"{PREFIX}.log.>"
 REFEREE_QUEUE = "referees"               # several referees share the work
@@ -71,6 +75,10 @@ class RateLimit:
 
 def log_subject(table: str) -> str:
     return f"{PREFIX}.log.{table}"
+
+
+def done_subject(table: str) -> str:
+    return f"{PREFIX}.done.{table}"
 
 
 def intent_subject(table: str, seat: int) -> str:
@@ -229,7 +237,8 @@ def _no_constant(name: str):
 
 def check_intent(msg: dict) -> dict:
     """An intent from a seat: {"type": "act", "n": N, "action": ..., "id": "..."} or
-    {"type": "sync", "since": N} or {"type": "leave"}. Returns it with its fields checked."""
+    {"type": "sync", "since": N}, {"type": "leave"}, {"type": "resign"} or {"type": "ping"}
+    (a heartbeat, see PING). Returns it with its fields checked."""
     kind = msg["type"]
     mid = msg.get("id", "")
     if not isinstance(mid, str) or len(mid) > 64:
@@ -248,13 +257,28 @@ def check_intent(msg: dict) -> dict:
         if type(since) is not int or since < 0:
             raise ProtocolError("\"since\" must be a whole number of actions")
         return msg
-    if kind == "leave":
+    if kind in ("leave", "resign", "ping"):
         return msg
     if kind == "computer":   # the host gives a seat that stays empty to a computer
         if type(msg.get("for")) is not int or not isinstance(msg.get("level"), str) or len(msg["level"]) > 20:
             raise ProtocolError("\"computer\" needs \"for\": the empty seat, and \"level\": a computer level")
         return msg
-    raise ProtocolError(f"unknown intent type {kind[:20]!r} (use act, sync, leave or computer)")
+    raise ProtocolError(f"unknown intent type {kind[:20]!r} (use act, sync, leave, resign, ping or computer)")
+
+
+# A seat's heartbeat, exactly these bytes (the referee recognises them without parsing):
+# a client sends one every PING_EVERY_S; a seat heard from by a ping and then silent for
+# LOST_AFTER_S is "lost" to the others until it is heard again ("back"). Neither is logged.
+PING = b'{"type":"ping"}'
+PING_EVERY_S = 2.0
+LOST_AFTER_S = 7.0
+
+
+def resignation_returns(num_seats: int, resigner: int) -> list[float]:
+    """A table ended by a resignation: the resigner takes last place (0) and every other
+    seat shares the win (1/k each of the k others, the engine's rule for k winners)."""
+    others = num_seats - 1
+    return [0.0 if s == resigner else (1.0 / others if others else 0.0) for s in range(num_seats)]
 
 
 # --- the seed: hidden until the end, committed to from the start -----------------------

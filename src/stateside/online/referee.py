@@ -90,6 +90,9 @@ class Table:
     driver: str = ""                                # real time: the referee that drives the table
     public: bool = False                            # listed in the lobby; spectators may watch it
     host_seat: int | None = None                    # the host's own seat: it may give an empty seat to a computer
+    resigned: dict | None = None                    # {"seat", "name"}: the seat whose resignation ended the game
+    result: dict | None = None                      # a resigned game's {"returns", "scores"} (its state has none)
+    lost: set = field(default_factory=set)          # seats whose heartbeats stopped (not logged: presence)
 
     @property
     def n(self) -> int:
@@ -120,6 +123,7 @@ READ_PATIENCE_S = 1.0
 RESUME_AT_ONCE = 16       # tables a starting referee reads from the log at once
 LIST_GATHER_S = 0.25      # how long a lobby list waits for the other referees' tables
 FREEZE_EVERY_S = 1.0      # a referee process of its own: survivors leave the collector's view this often
+PRESENCE_EVERY_S = 1.0    # how often the referee looks for seats whose heartbeats stopped
 
 
 class Referee:
@@ -158,6 +162,12 @@ class Referee:
         self._intent_rate = P.RateLimit(*self.limits.intents_per_seat)
         self._sync_rate = P.RateLimit(*self.limits.syncs_per_seat)
         self._told_slow: dict = {}    # seat -> when it was last told to slow down
+        # Presence (see ARCHITECTURE.md, "Who is there"): (table, seat) -> [last heard, lost?],
+        # for the seats that send heartbeats; tests set lost_after_s or call presence_sweep(now).
+        self._presence: dict[tuple[str, int], list] = {}
+        self.lost_after_s = P.LOST_AFTER_S
+        self.presence_every_s = PRESENCE_EVERY_S
+        self._finished: list[dict] = []   # the latest finished public tables' listings, newest last
 
     # --- life ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -166,6 +176,10 @@ class Referee:
         self.nc = await connect_referee(self.url, name=self.name, **options)
         self.js = self.nc.jetstream(timeout=5)
         await self._log_stream()
+        try:
+            await self._start_finished()
+        except (APIError, *TRANSIENT) as e:   # (an account without room for a second stream)
+            log.warning("referee: no list of finished tables: %s", _said(e))
         # The replies to batched reads of the log, each read under a token of its own.
         self._reads: dict[str, asyncio.Queue] = {}
         self._read_inbox = self.nc.new_inbox()
@@ -201,6 +215,7 @@ class Referee:
                         P.partition_lobby_subject(k, kind), queue=queue, cb=self._handed(handler), **pending))
         await self.resume_all()
         self._background(self._sweep_forever())
+        self._background(self._presence_forever())
         if self.freeze_gc:
             gc.collect()
             gc.freeze()
@@ -377,28 +392,32 @@ class Referee:
         self.stats["appends"] += 1
 
     async def _log_stream(self) -> None:
-        """The games' log stream: found, or made. Referees that start together may each find
-        it missing; the server makes it for one and refuses the others (its store is being made,
-        or the name is taken), who then find it made."""
+        """The games' log stream, found or made (batched reads allowed on an older one)."""
+        info = await self._stream(api.StreamConfig(
+            name=P.LOG_STREAM, subjects=[P.LOG_SUBJECTS], storage=api.StorageType.FILE,
+            num_replicas=self.replicas, duplicate_window=120.0,
+            max_msg_size=P.MAX_SERVER_PAYLOAD, allow_direct=True))
+        config = info.config
+        if not config.allow_direct:   # a log made before batched reads: allow them now
+            config.allow_direct = True
+            await self._patiently(lambda: self.js.update_stream(config))
+
+    async def _stream(self, config: api.StreamConfig) -> api.StreamInfo:
+        """A stream, found or made. Referees that start together may each find it missing;
+        the server makes it for one and refuses the others (its store is being made, or the
+        name is taken), who then find it made."""
         deadline = time.monotonic() + PATIENCE_S
         while True:
             try:
-                info = await self._patiently(lambda: self.js.stream_info(P.LOG_STREAM))
-                config = info.config
-                if not config.allow_direct:   # a log made before batched reads: allow them now
-                    config.allow_direct = True
-                    await self._patiently(lambda config=config: self.js.update_stream(config))
-                return
+                return await self._patiently(lambda: self.js.stream_info(config.name))
             except NotFoundError:
                 pass
             try:
-                await self._patiently(lambda: self.js.add_stream(api.StreamConfig(
-                    name=P.LOG_STREAM, subjects=[P.LOG_SUBJECTS], storage=api.StorageType.FILE,
-                    num_replicas=self.replicas, duplicate_window=120.0,
-                    max_msg_size=P.MAX_SERVER_PAYLOAD, allow_direct=True)))
-                return
-            except APIError:
-                if time.monotonic() > deadline:
+                return await self._patiently(lambda: self.js.add_stream(config))
+            except APIError as e:
+                # 10049: the store is being made by another; 10058: the name was taken meanwhile.
+                # Anything else (an account without room for it) is said at once.
+                if e.err_code not in (10049, 10058) or time.monotonic() > deadline:
                     raise
                 self.stats["retries"] += 1
                 await asyncio.sleep(0.1)   # another referee's creation under way: look again
@@ -501,6 +520,9 @@ class Referee:
                                     f"Round {void['round']} is void: {void['reason']}." if void else None)
                 elif kind == "end":
                     table.ended = True
+                    if isinstance(rec.get("resigned"), dict):   # the log's word: the game's state has no result
+                        table.resigned = {"seat": int(rec["resigned"]["seat"]), "name": str(rec["resigned"]["name"])}
+                        table.result = {"returns": list(rec["returns"]), "scores": rec.get("scores")}
                 elif kind == "closed":
                     table.closed, table.ended = str(rec.get("reason", "closed")), True
             except Exception as e:   # whatever the log holds, one table must not stop the referee
@@ -660,20 +682,30 @@ class Referee:
         if table.match.is_over() and not table.ended:
             await self._end(table)
 
-    async def _end(self, table: Table) -> None:
+    async def _end(self, table: Table, resigned: dict | None = None) -> bool:
+        """Log the end (a finished game's returns, or a resignation's) and send it; False
+        when another referee wrote first (the table is read again)."""
         m = table.match
         record = {"type": "end", "returns": m.state.returns(), "scores": m.state.scores()}
+        if resigned is not None:
+            record.update(returns=P.resignation_returns(len(m.seats), resigned["seat"]), resigned=resigned)
         try:
             await self._append(table, record)
         except Conflict:
             await self.load(table.code)
-            return
+            return False
         table.ended = True
+        if resigned is not None:
+            table.resigned, table.result = resigned, {"returns": record["returns"], "scores": record["scores"]}
         end = self._end_message(table)
         await self.nc.publish(P.public_subject(table.code), P.encode(end))
         for s in table.joined:
             await self.nc.publish(P.private_subject(table.code, s), P.encode(end))
+        self._forget_presence(table)
+        if table.public:
+            self._background(self._record_finished(table))
         self._background(self._after_end(table.code))
+        return True
 
     async def _after_end(self, code: str) -> None:
         """revoke_after_end_s after the end (time for a client that missed it to sync): the
@@ -704,6 +736,8 @@ class Referee:
                 await self.load(table.code)
                 return _refusal("stale: the table changed; sync and try again")
             table.joined.pop(seat)
+            self._presence.pop((table.code, seat), None)
+            table.lost.discard(seat)
             if table.code in self.realtime:   # a real-time game's clock stops while the seat is empty
                 self.realtime[table.code].poke()
             elif table.match.rules.spec.real_time:   # driven by another referee: tell it
@@ -757,9 +791,13 @@ class Referee:
 
     def _end_message(self, table: Table) -> dict:
         m = table.match
-        return {"type": "end", "table": table.code, "returns": m.state.returns(), "scores": m.state.scores(),
-                "seed": m.seed, "salt": table.salt, "seed_commitment": table.commitment,
-                "save": m.to_json(), "voids": list(table.voids)}
+        result = table.result or {"returns": m.state.returns(), "scores": m.state.scores()}
+        end = {"type": "end", "table": table.code, "returns": result["returns"], "scores": result["scores"],
+               "seed": m.seed, "salt": table.salt, "seed_commitment": table.commitment,
+               "save": m.to_json(), "voids": list(table.voids)}
+        if table.resigned is not None:
+            end["resigned"] = table.resigned
+        return end
 
     def _seat_update(self, table: Table, seat: int, entry: dict | None) -> dict:
         state = table.match.state
@@ -800,7 +838,8 @@ class Referee:
         msg.update({"type": "sync", "since": since, "game": m.game_id, "setup": m.initial_setup,
                     "seats": m.seats, "seat": seat, "seed_commitment": table.commitment,
                     "joined": {str(s): j["name"] for s, j in table.joined.items()},
-                    "entries": page, "voids": list(table.voids), "host_seat": table.host_seat})
+                    "entries": page, "voids": list(table.voids), "host_seat": table.host_seat,
+                    "lost": sorted(table.lost)})
         if since + len(page) < table.n:
             msg["more"] = True
         elif table.ended:
@@ -819,6 +858,10 @@ class Referee:
         if not self._intent_rate.allow((code, seat)):
             self._slow_down(code, seat)
             return
+        if msg.data == P.PING:   # a heartbeat: no task, no lock, nothing logged
+            self._heard(code, seat, arrived, ping=True)
+            return
+        self._heard(code, seat, arrived)
         rt = self.realtime.get(code)
         if rt is not None and self.tables[code].status == "playing":   # else refused below
             try:
@@ -876,6 +919,10 @@ class Referee:
             return _refusal(f"seat {seat} of table {code} has not been taken", iid)
         if intent["type"] == "leave":
             return await self._leave(table, seat)
+        if intent["type"] == "ping":   # a heartbeat written otherwise than P.PING: heard on arrival
+            return None
+        if intent["type"] == "resign":
+            return await self._resign(table, seat, iid)
         if intent["type"] == "computer":
             return await self._give_to_computer(table, seat, intent)
         if table.match.rules.spec.real_time and table.status == "playing":
@@ -928,6 +975,120 @@ class Referee:
             return _refusal(f"the server could not record your move ({why}); try again later", iid)
         await self._drive(self.tables[code])
         return None
+
+    # --- the manners of a table: resigning, who is there, finished tables ------------------
+    async def _resign(self, table: Table, seat: int, iid: str = "") -> dict | None:
+        """The seat resigns: the game ends at once, logged as an `end` with the resignation
+        (the resigner last, every other seat sharing the win: protocol.resignation_returns),
+        and everyone at the table (and its spectators) gets the end, which names who resigned."""
+        if table.ended:
+            return _refusal("the game is over", iid)
+        if table.match.rules.spec.real_time:
+            return _refusal("a real-time table cannot be resigned; leave it instead", iid)
+        if table.n == 0 and table.status == "lobby":
+            return _refusal("the game has not started: leave the table instead", iid)
+        if not await self._end(table, {"seat": seat, "name": table.joined[seat]["name"]}):
+            return _refusal("stale: the table changed; sync and try again", iid)
+        log.info("referee: table %s: seat %d resigned", table.code, seat)
+        return None
+
+    def _heard(self, code: str, seat: int, now: float, ping: bool = False) -> None:
+        """A message from the seat (any intent is a sign of life). A seat is watched from its
+        first heartbeat on (a client without them is never called lost); a lost one is back."""
+        key = (code, seat)
+        p = self._presence.get(key)
+        if p is None:
+            if not ping:
+                return
+            table = self.tables.get(code)
+            if table is None or table.ended or seat not in table.joined:
+                return   # (a table not in memory is read at the seat's next sync)
+            p = self._presence[key] = [now, False]
+        p[0] = now
+        if p[1]:
+            p[1] = False
+            self._background(self._tell_presence(code, seat, "back"))
+
+    async def _presence_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.presence_every_s)
+            try:
+                await self.presence_sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("referee: the presence sweep failed")
+
+    async def presence_sweep(self, now: float | None = None) -> None:
+        """Mark lost the watched seats not heard from for lost_after_s (`now`: a test's clock)."""
+        now = time.monotonic() if now is None else now
+        for key, p in list(self._presence.items()):
+            table = self.tables.get(key[0])
+            if table is None or table.ended or key[1] not in table.joined:
+                self._presence.pop(key, None)
+            elif not p[1] and now - p[0] > self.lost_after_s:
+                p[1] = True
+                await self._tell_presence(key[0], key[1], "lost")
+
+    async def _tell_presence(self, code: str, seat: int, state: str) -> None:
+        """Everyone at the table (and its spectators) hears that a seat was lost or is back."""
+        table = self.tables.get(code)
+        if table is None or seat not in table.joined:
+            return
+        (table.lost.add if state == "lost" else table.lost.discard)(seat)
+        note = P.encode({"type": "presence", "table": code, "seat": seat, "name": table.joined[seat]["name"],
+                         "state": state, "lost": sorted(table.lost)})
+        await self.nc.publish(P.public_subject(code), note)
+        for s in table.joined:
+            await self.nc.publish(P.private_subject(code, s), note)
+
+    def _forget_presence(self, table: Table) -> None:
+        for s in list(table.joined):
+            self._presence.pop((table.code, s), None)
+        table.lost.clear()
+
+    async def _start_finished(self) -> None:
+        """The finished public tables' stream (made if missing), its latest listings read,
+        and the new ones heard as any referee records them (every referee lists them all)."""
+        info = await self._stream(api.StreamConfig(
+            name=P.DONE_STREAM, subjects=[P.DONE_SUBJECTS], storage=api.StorageType.FILE,
+            num_replicas=self.replicas, max_msgs=P.DONE_KEPT, max_msg_size=4096, duplicate_window=120.0))
+        last, first = info.state.last_seq, info.state.first_seq
+        for seq in range(max(first, last - P.MAX_FINISHED + 1), last + 1):
+            try:
+                self._take_finished((await self._patiently(lambda at=seq: self.js.get_msg(P.DONE_STREAM, at))).data)
+            except (NotFoundError, APIError):
+                continue   # removed meanwhile (the stream keeps DONE_KEPT)
+        self._subs.append(await self.nc.subscribe(P.DONE_SUBJECTS, cb=self._on_finished))
+
+    async def _on_finished(self, msg) -> None:
+        self._take_finished(msg.data)
+
+    def _take_finished(self, data: bytes) -> None:
+        try:
+            listing = json.loads(data)
+            code = listing["table"]
+        except (ValueError, KeyError, TypeError):
+            return   # only referees publish there
+        self._finished = [t for t in self._finished if t.get("table") != code][-(P.MAX_FINISHED - 1):] + [listing]
+
+    async def _record_finished(self, table: Table) -> None:
+        """A public table's end, in the finished tables' stream (its whole log stays in the
+        table's own; a replay reads it there through `look`)."""
+        m = table.match
+        listing = {"table": table.code, "game": m.game_id, "names": m.names, "seats": m.seats, "n": table.n,
+                   "ended": round(time.time()), "returns": (table.result or {}).get("returns") or m.state.returns(),
+                   "resigned": (table.resigned or {}).get("name")}
+        try:
+            await self._patiently(lambda: self.js.publish(P.done_subject(table.code), P.encode(listing),
+                                                          stream=P.DONE_STREAM,
+                                                          headers={"Nats-Msg-Id": f"done:{table.code}"}))
+        except Exception:   # the list of finished tables misses it; the game itself is in its log
+            log.exception("referee: table %s's end could not be listed", table.code)
+
+    def finished_tables(self) -> list[dict]:
+        """The latest finished public tables, the most recent first (at most MAX_FINISHED)."""
+        return self._finished[::-1]   # (kept in the order they ended)
 
     # --- real time -----------------------------------------------------------------------
     async def _own_realtime(self, table: Table, seat: int | None = None, data: bytes | None = None,
@@ -1117,6 +1278,8 @@ class Referee:
             await self.load(code)
             raise P.ProtocolError("the table changed while you joined; try again") from None
         table.joined[seat] = {"name": name, "user": user}
+        self._presence.pop((code, seat), None)   # a new person: heard from by their own heartbeats
+        table.lost.discard(seat)
         _rename(table, seat, name)
         return ({"ok": True, "table": code, "seat": seat, "user": user, "jwt": jwt,
                  "game": table.match.game_id, "names": table.match.names,
@@ -1169,7 +1332,7 @@ class Referee:
             await asyncio.sleep(LIST_GATHER_S)
             await sub.unsubscribe()
             tables = sorted(found.values(), key=lambda t: (t["status"] != "lobby", t["table"]))[:P.MAX_LISTED]
-            return {"ok": True, "tables": tables}, None
+            return {"ok": True, "tables": tables, "finished": self.finished_tables()}, None
         await self._lobby_request(msg, handle)
 
     async def _on_watch(self, msg, guest: tuple = ()) -> None:
@@ -1190,7 +1353,7 @@ class Referee:
                 raise P.ProtocolError(f"table {code} is private: only its players see it")
             body = {"ok": True, "table": code, "game": table.match.game_id, "setup": table.match.initial_setup,
                     "seats": table.match.seats, "status": table.status, "n": table.n,
-                    "joined": {str(s): j["name"] for s, j in table.joined.items()}}
+                    "joined": {str(s): j["name"] for s, j in table.joined.items()}, "lost": sorted(table.lost)}
             page, size = [], 0
             for _, public in table.views[min(since, table.n):]:
                 size += len(P.encode(public))

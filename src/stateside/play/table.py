@@ -119,13 +119,19 @@ class OnlineSource:
     kind = ONLINE
 
     def __init__(self, session: Any, rules: type[State], send: Callable[[Any], None] | None = None,
-                 presence: Callable[[dict], str] | None = None):
+                 presence: Callable[[dict], str] | None = None,
+                 presence_change: Callable[[tuple, dict], tuple[tuple, str, str | None]] | None = None):
         self.session = session
         self.seat: int | None = getattr(session, "seat", None)
         self.table_code: str = str(getattr(session, "table", ""))
         self.rules = rules
         self.send = send if send is not None else getattr(session, "send", None)
         self.presence = presence         # who is missing at a waiting table, in words ("" if nobody)
+        # Or, richer: who left or lost connection, and who is back (app.online.presence_change:
+        # (who was away, view) -> (who is away, the note, what to say or None)).
+        self.presence_change = presence_change
+        self.away: tuple = ()            # who was away at the last view (presence_change's own)
+        self.away_note = ""              # the note it gave then
         self.match: Match | None = None  # until the table's sync arrives
         self.started = False
         self.pending = 0
@@ -150,12 +156,15 @@ class OnlineSource:
         with all this seat was told (the rules deal what it cannot see)."""
         done = OnlineUpdate()
         waiting = view.get("status") == "lobby"
-        note = self.presence(view) if waiting and self.started and self.presence is not None else ""
-        if note and note != self.note:
-            self.note = done.said = note
-        elif not waiting and f"Share code {view.get('table')}" in self.note:
-            self.note = ""
-            done.said = "Every seat is taken again: the game goes on."
+        if self.presence_change is not None:
+            self._presence(view, done)
+        else:
+            note = self.presence(view) if waiting and self.started and self.presence is not None else ""
+            if note and note != self.note:
+                self.note = done.said = note
+            elif not waiting and f"Share code {view.get('table')}" in self.note:
+                self.note = ""
+                done.said = "Every seat is taken again: the game goes on."
         if waiting:
             done.waiting = True
             return done
@@ -167,6 +176,8 @@ class OnlineSource:
             match = Match(self.rules, info["seats"], 0, info["setup"])   # (a setup it cannot take raises)
             self.started = True
             self.match = done.started = match
+            if self.presence_change is not None:
+                self._presence(view, done)   # who is away, now that the table's game is on screen
         assert self.match is not None and self.seat is not None
         followed = follow(self.match, self.seat, view["entries"], view.get("observed") or {},
                           view.get("observation"), view["n"])
@@ -179,6 +190,18 @@ class OnlineSource:
             done.disagreed = True
             done.said = "This screen could not agree with the table; it goes on with the table's word."
         return done
+
+    def _presence(self, view: dict, done: OnlineUpdate) -> None:
+        """Who is away (left, lost connection) in the note; who came back, said once."""
+        if not self.started or self.presence_change is None:
+            return
+        self.away, note, said = self.presence_change(self.away, view)
+        if note != self.away_note:
+            if note or self.note == self.away_note:   # (a lost connection of our own stays said)
+                self.note = note
+            self.away_note = note
+        if said:
+            done.said = said
 
     def connection(self, up: bool) -> str | None:
         """The connection went down or came back: the status line to show (None: nothing)."""

@@ -862,6 +862,12 @@ class CarcassonneMode(TurnBasedMode):
             self.tiles_dialog.show_game(self.game)
 
     def _set_hint(self) -> None:
+        """The hint, after who left or lost connection at an online table (the table's note)."""
+        self._set_turn_hint()
+        if self.online is not None and self.online_note and not self.game.finished:
+            self.hint.setText(f"<b style='color:#b02a37'>{escape(self.online_note)}</b><br>{self.hint.text()}")
+
+    def _set_turn_hint(self) -> None:
         """The line that tells the person what to do now (or what the computer is doing)."""
         g = self.game
         if g.finished:
