@@ -219,3 +219,29 @@ def test_every_turn_screen_shows_who_left_or_lost_connection(qtbot, show_mode):
         session.update.emit(view)
         assert mode.online_note.startswith("Gil left; the table waits. Share code K7QX3M")
         assert "Gil left; the table waits." in text(mode)
+
+
+def test_the_real_time_screen_shows_who_lost_connection_and_who_is_back(qtbot, show_mode):
+    """Scrambled States' screen reads the same presence words as the turn-based ones: in its
+    banner while a player is away, and on the status bar when they are back."""
+    from fake_table import FakeSession, referee_views
+
+    from stateside.engine.match import Match, rules_for
+    from stateside.games.scrambled_states.mode import ScrambledStatesMode
+
+    mode = show_mode(ScrambledStatesMode)
+    said = []
+    mode.status.connect(said.append)
+    match = Match("scrambled-states", ["human", "human"], 4,
+                  {**rules_for("scrambled-states").default_setup(2), "players": ["Ann", "Gil"]})
+    match.resolve_chance()
+    session = FakeSession(0)
+    mode.attach_online(session)
+    view = list(referee_views(match, 0))[-1]
+    view.update(table="K7QX3M", seat=0, info={**view["info"], "joined": {"0": "Ann", "1": "Gil"}, "lost": [1]})
+    session.update.emit(view)
+    assert mode.play_table.online.note.startswith("Gil lost connection")
+    assert "Gil lost connection" in mode.side_panel.banner.text()
+    view["info"]["lost"] = []
+    session.update.emit(view)
+    assert mode.play_table.online.note == "" and "Gil is back." in said

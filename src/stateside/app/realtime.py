@@ -221,7 +221,7 @@ class RealtimeMode(LogLinks, GameMode):
                 (session.refused, self._online_refused), (session.ended, self._online_ended)]
 
     def attach_online(self, session) -> None:
-        from stateside.app.online import presence_note
+        from stateside.app.online import presence_change
 
         if self.online is not None:
             self.leave_online()
@@ -229,7 +229,8 @@ class RealtimeMode(LogLinks, GameMode):
             self._end_replay()
         self.pause()   # the game here waits, as it was (the autosave keeps it)
         self._offline_started = self.started
-        self.play_table.go_online(RealtimeOnlineSource(session, self.rules, self.online_round, presence_note))
+        self.play_table.go_online(RealtimeOnlineSource(session, self.rules, self.online_round,
+                                                         presence_change=presence_change))
         self.flow.stop()
         for signal, slot in self._session_slots(session):
             signal.connect(slot)

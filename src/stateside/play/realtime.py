@@ -131,8 +131,9 @@ class RealtimeOnlineSource(OnlineSource):
     voided by a change of referee), its words are kept in `notes` (log index -> words)."""
 
     def __init__(self, session: Any, rules: type[State], round_of: Callable[[State], Any],
-                 presence: Callable[[dict], str] | None = None):
-        super().__init__(session, rules, send=self._send, presence=presence)
+                 presence: Callable[[dict], str] | None = None,
+                 presence_change: Callable[[tuple, dict], tuple[tuple, str, str | None]] | None = None):
+        super().__init__(session, rules, send=self._send, presence=presence, presence_change=presence_change)
         self.round_of = round_of
         self.sent: list[tuple[Any, Any]] = []
         self.notes: dict[int, str] = {}
