@@ -15,6 +15,11 @@ import re
 import secrets
 from typing import Any
 
+try:   # the online extra installs it: about 15x faster than json for the referee's messages
+    import orjson
+except ImportError:   # pragma: no cover - the standard library writes the same JSON
+    orjson = None
+
 PREFIX = "ss"
 LOBBY_HOST = f"{PREFIX}.lobby.host"      # guest -> referee: open a table
 LOBBY_JOIN = f"{PREFIX}.lobby.join"      # guest -> referee: take a seat, get credentials
@@ -173,6 +178,14 @@ def check_code(code: Any) -> str:
 
 
 def encode(message: dict) -> bytes:
+    """Compact JSON. orjson writes what json.dumps(separators=(",", ":")) writes, except
+    non-ASCII text as UTF-8 rather than \\u escapes (the same JSON once read); what it
+    cannot write (an integer beyond 64 bits) goes through json as before."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
+        except TypeError:
+            pass
     return json.dumps(message, separators=(",", ":")).encode()
 
 
