@@ -943,7 +943,11 @@ class Referee:
             await self.load(code)
             why = getattr(e, "description", None) or type(e).__name__
             return _refusal(f"the server could not record your move ({why}); try again later", iid)
-        await self._drive(self.tables[code])
+        # _commit took the automatic actions the move brought (_drive would only ask again
+        # for one and find none): what may be left is the end.
+        table = self.tables[code]
+        if table.match.is_over() and not table.ended:
+            await self._end(table)
         return None
 
     # --- real time -----------------------------------------------------------------------
