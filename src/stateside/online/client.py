@@ -294,7 +294,8 @@ class SeatClient:
                 raise
 
     async def sync(self) -> None:
-        await self._send({"type": "sync", "since": self.n})
+        # not flushed either: asked whenever a second passed without news, its answer is the check
+        await self._send({"type": "sync", "since": self.n}, flush=False)
 
     async def _send(self, body: dict, flush: bool = True) -> None:
         await self.nc.publish(P.intent_subject(self.table, self.seat), P.encode(body))
