@@ -461,6 +461,24 @@ if __name__ == "__main__":
     main(a)
 
 
+# Notes, issue 23 item 3 (this branch; the whole story in benchmarks/ONLINE.md). --quick,
+# 2026-12-02, every process at nice 10:
+# 02:07 UTC, load 6.9 -> 6.1: floor 2089 turns/s, referee 1936 (0.93; CPU per turn of every
+#   process, floor 0.293 ms / referee 0.486 ms: 0.60); p50 1.2 / 1.8 ms (1.46), p99 35.1 / 16.5
+#   ms (0.47); longest collection 3.4 ms of CPU (26.1 ms wall); seating 1.43 s; takeover
+#   37.7 ms (18.9 ms of CPU).
+# 02:09 UTC, load 6.0 -> 4.6: floor 4516, referee 2003 (0.44; CPU 0.250 / 0.479: 0.52); p50
+#   1.2 / 1.3 ms (1.13), p99 5.3 / 7.0 ms (1.32); collection 3.4 ms CPU (22.7 wall); seating
+#   1.68 s; takeover 17.8 ms (16.3 CPU).
+# 02:11 UTC, load 4.6 -> 3.1: floor 4092, referee 2034 (0.50; CPU 0.261 / 0.501: 0.52); p50
+#   1.2 / 1.5 ms (1.20), p99 3.8 / 6.4 ms (1.69); collection 4.2 ms CPU (11.4 wall); seating
+#   0.81 s; takeover 40.6 ms (18.8 CPU).
+# --cpu back to back, 02:04-02:07, load 4.6-6.9: the referee's CPU per turn 0.226 ms on main
+#   88441e8, 0.172 here (nats-server 0.101 -> 0.081, players 0.313 -> 0.250; the floor loop
+#   0.060, its server 0.062, its players 0.139).
+# No full collection in any of these runs. Earlier runs whose floor made 0 turns were floor
+# seats that missed their table's first update (fixed: see floor_seat), not the reloads.
+#
 # Notes (figures measured with --quick; the machine's 2 cores were shared with other work,
 # load average 5-7 throughout, so every figure is rough; the ratios compare runs of the
 # same minutes):
