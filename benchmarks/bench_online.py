@@ -473,6 +473,9 @@ if __name__ == "__main__":
 # 02:11 UTC, load 4.6 -> 3.1: floor 4092, referee 2034 (0.50; CPU 0.261 / 0.501: 0.52); p50
 #   1.2 / 1.5 ms (1.20), p99 3.8 / 6.4 ms (1.69); collection 4.2 ms CPU (11.4 wall); seating
 #   0.81 s; takeover 40.6 ms (18.8 CPU).
+# 02:16 UTC, load 3.6 -> 5.0: floor 3848, referee 1926 (0.50; CPU 0.284 / 0.559: 0.51); p50
+#   1.4 / 1.6 ms (1.13), p99 6.8 / 6.8 ms (1.00); collection 4.0 ms CPU (16.5 wall); seating
+#   1.02 s; takeover 20.7 ms (18.9 CPU).
 # --cpu back to back, 02:04-02:07, load 4.6-6.9: the referee's CPU per turn 0.226 ms on main
 #   88441e8, 0.172 here (nats-server 0.101 -> 0.081, players 0.313 -> 0.250; the floor loop
 #   0.060, its server 0.062, its players 0.139).
