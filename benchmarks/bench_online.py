@@ -476,6 +476,9 @@ if __name__ == "__main__":
 # 02:16 UTC, load 3.6 -> 5.0: floor 3848, referee 1926 (0.50; CPU 0.284 / 0.559: 0.51); p50
 #   1.4 / 1.6 ms (1.13), p99 6.8 / 6.8 ms (1.00); collection 4.0 ms CPU (16.5 wall); seating
 #   1.02 s; takeover 20.7 ms (18.9 CPU).
+# 02:20 UTC, load 3.4 -> 4.2 (the decoder built once): floor 3586, referee 2059 (0.57; CPU
+#   0.294 / 0.516: 0.57); p50 1.4 / 1.6 ms (1.10), p99 6.6 / 7.1 ms (1.08); collection 3.3 ms
+#   CPU (19.2 wall); seating 1.44 s; takeover 23.8 ms (21.8 CPU).
 # --cpu back to back, 02:04-02:07, load 4.6-6.9: the referee's CPU per turn 0.226 ms on main
 #   88441e8, 0.172 here (nats-server 0.101 -> 0.081, players 0.313 -> 0.250; the floor loop
 #   0.060, its server 0.062, its players 0.139).
