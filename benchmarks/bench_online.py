@@ -16,9 +16,15 @@ Phases (each --seconds long; --quick: 15 s each, the whole run under 3 minutes):
   3. people's pace (think time exponential, mean 2 s), 200 tables: the floor, then the
      referee; the 50th and 99th percentile of the turn latency
   4. takeover: a referee that has just started reads a finished table from the log
-The referees report, when they stop, their longest garbage collection (the pause the
-referee makes itself: `longest referee pause`) and how late their event loop woke at
-worst (which also counts the time the machine gave to other processes). The last six lines are the figures:
+The referees report, when they stop, their longest garbage collection in CPU time (the
+pause the referee makes itself: `longest referee pause`; its wall time, printed too, also
+counts the moments the shared machine gave to other processes) and how late their event
+loop woke at worst. Each phase also prints the CPU milliseconds per player turn of the
+referee (or the floor), the nats-server and the players over the measured window: CPU time
+hardly depends on the machine's load, so `--cpu` (seating and instant players only, about
+a minute with --quick) is the figure to compare while working on the referee; `--profile
+DIR` writes cProfile files (CPU time) of the referees and the players. The last six lines
+are the figures:
 
   turns/s ratio to floor: R        (phase 2, referee / floor)
   p50 ratio to floor: R            (phase 3, referee / floor)
@@ -98,7 +104,7 @@ async def floor_loop(url: str, ready_path: str) -> None:
 
 # --- the players (a worker process runs a slice of the seats) ---------------------------------
 async def floor_seat(url: str, table: str, seat: int, think: float, rng: random.Random, stop_at: float,
-                     latencies: list) -> int:
+                     latencies: list, go_at: float = 0.0) -> int:
     nc = await nats.connect(url, **referee_auth())
     state = {"n": 0, "to_move": 0}
     changed = asyncio.Event()
@@ -111,6 +117,10 @@ async def floor_seat(url: str, table: str, seat: int, think: float, rng: random.
     await nc.subscribe(f"floor.t.{table}.seat.{seat}", cb=cb)
     await nc.flush()
     loop = asyncio.get_running_loop()
+    # Every seat of every process subscribed first: a floor seat never asks again, so an
+    # update sent before its partner's process had subscribed stopped that table for good
+    # (all 200, in some runs: 0 turns).
+    await asyncio.sleep(max(0.0, go_at - loop.time()))
     turns = 0
     while loop.time() < stop_at:
         if state["to_move"] != seat:
@@ -168,12 +178,13 @@ async def referee_seat(guest: str, creds: dict, think: float, rng: random.Random
 
 async def worker(job: dict) -> dict:
     loop = asyncio.get_running_loop()
-    start_at = loop.time() + job["warmup"]
+    start_at = loop.time() + max(0.0, job["start_wall"] - time.time())   # every process's window the same
     stop_at = start_at + job["seconds"]
     latencies: list[float] = []
     rng = random.Random(job["seed"])
     if job["kind"] == "floor":
-        runs = [floor_seat(job["url"], t, s, job["think"], random.Random(rng.random()), stop_at, latencies)
+        go_at = start_at - min(1.0, job["warmup"] / 2)
+        runs = [floor_seat(job["url"], t, s, job["think"], random.Random(rng.random()), stop_at, latencies, go_at)
                 for t, s in job["seats"]]
     else:
         runs = [referee_seat(job["url"], creds, job["think"], random.Random(rng.random()), stop_at, latencies)
@@ -181,14 +192,29 @@ async def worker(job: dict) -> dict:
     tasks = [asyncio.ensure_future(r) for r in runs]
     await asyncio.sleep(max(0.0, start_at - loop.time()))
     latencies.clear()   # what was measured while the others were still connecting is dropped
+    cpu0 = time.process_time()
+    await asyncio.sleep(max(0.0, stop_at - loop.time()))
+    cpu = time.process_time() - cpu0   # the players' CPU over the measured window only
     done = await asyncio.gather(*tasks, return_exceptions=True)
     errors = [type(d).__name__ for d in done if isinstance(d, BaseException)]
-    return {"turns": len(latencies), "latencies": latencies, "errors": errors}
+    return {"turns": len(latencies), "latencies": latencies, "errors": errors, "cpu_s": cpu}
 
 
-def run_workers(job: dict, seats: list, workers: int) -> dict:
-    """The seats split over `workers` processes; their turns and latencies together."""
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user + system; Linux's /proc, else NaN)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return math.nan
+
+
+def run_workers(job: dict, seats: list, workers: int, servers: dict | None = None) -> dict:
+    """The seats split over `workers` processes; their turns and latencies together, and
+    the CPU seconds that the players and the processes `servers` (name -> pid) spent in
+    the measured window (CPU time hardly depends on what else the machine runs)."""
     procs = []
+    job = {**job, "start_wall": time.time() + job["warmup"]}
     for w in range(workers):
         part = {**job, "seats": seats[w::workers], "seed": job["seed"] * 100 + w}
         # (on standard input: 200 seats' JWTs and keys are longer than a command line may be)
@@ -198,14 +224,25 @@ def run_workers(job: dict, seats: list, workers: int) -> dict:
         proc.stdin.close()
         proc.stdin = None   # (communicate() below reads only)
         procs.append(proc)
-    out = {"turns": 0, "latencies": [], "errors": []}
+    servers = servers or {}
+    time.sleep(max(0.0, job["start_wall"] - time.time()))
+    before = {name: cpu_seconds(pid) for name, pid in servers.items()}
+    time.sleep(job["seconds"])
+    cpu = {name: cpu_seconds(pid) - before[name] for name, pid in servers.items()}
+    out = {"turns": 0, "latencies": [], "errors": [], "cpu": {**cpu, "players": 0.0}}
     for p in procs:
         stdout, _ = p.communicate(timeout=job["warmup"] + job["seconds"] + 120)
         r = json.loads(stdout.strip().splitlines()[-1])
         out["turns"] += r["turns"]
         out["latencies"] += r["latencies"]
         out["errors"] += r["errors"]
+        out["cpu"]["players"] += r["cpu_s"]
     return out
+
+
+def cpu_per_turn(r: dict) -> str:
+    """Each process's CPU per player turn, in ms."""
+    return ", ".join(f"{name} {1000 * s / max(1, r['turns']):.3f}" for name, s in r["cpu"].items())
 
 
 def pct(values: list, q: float) -> float:
@@ -214,12 +251,14 @@ def pct(values: list, q: float) -> float:
 
 
 # --- the run --------------------------------------------------------------------------------
-def start_referees(srv: NatsServer, k: int, data: Path) -> list[subprocess.Popen]:
+def start_referees(srv: NatsServer, k: int, data: Path, profile: str | None = None) -> list[subprocess.Popen]:
     url = f"nats://127.0.0.1:{srv.port}"   # the referee's credentials and keys come from --auth-dir
     procs = []
     for i in range(k):
         share = ["--share", f"{i + 1}/{k}"] if k > 1 else []
-        p = subprocess.Popen([sys.executable, "-m", "stateside.online.server", "--nats", url, "--auth-dir", str(data),
+        run = [__file__, "--profiled", str(Path(profile) / f"referee-{i + 1}.prof"), "referee"] if profile \
+            else ["-m", "stateside.online.server"]
+        p = subprocess.Popen([sys.executable, *run, "--nats", url, "--auth-dir", str(data),
                               "--load-test", *share], stdout=subprocess.PIPE,
                              text=True, env={**os.environ, "STATESIDE_CONFIG_DIR": str(data / "cfg")})
         line = p.stdout.readline()
@@ -227,6 +266,17 @@ def start_referees(srv: NatsServer, k: int, data: Path) -> list[subprocess.Popen
             raise SystemExit(f"a referee did not start: {line!r}")
         procs.append(p)
     return procs
+
+
+def start_floor(srv: NatsServer, data: Path) -> subprocess.Popen:
+    """The floor loop's process, once it has subscribed."""
+    ready = data / "floor.ready"
+    floor = subprocess.Popen([sys.executable, __file__, "--floor", srv.referee_url(), str(ready)])
+    while not ready.exists():
+        if floor.poll() is not None:
+            raise SystemExit("the floor loop stopped as it started")
+        time.sleep(0.05)
+    return floor
 
 
 def stop_referees(procs: list[subprocess.Popen]) -> list[dict]:
@@ -274,17 +324,23 @@ async def takeover_ms(srv: NatsServer, guest: str) -> tuple[float, int]:
     client = await C.SeatClient(guest, await C.join_table(guest, host["table"], 0)).connect()
     await client.play(lambda c: c.legal[0], timeout=120)
     await client.close()
-    ref = Referee(srv.referee_url(), limits=Limits.generous(), connect_options=srv.referee_options())
+    # as a referee process of its own starts: its start-up frozen out of the collector's view
+    # (else a full collection of this process's other objects lands in a read: 196 ms once)
+    ref = Referee(srv.referee_url(), limits=Limits.generous(), connect_options=srv.referee_options(),
+                  freeze_gc=True)
     await ref.start()
     try:
-        best = math.inf
+        times, cpu = [], []
         for _ in range(5):   # the best of five: the machine is shared
             ref.tables.pop(host["table"], None)
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             table = await ref.load(host["table"])
-            best = min(best, time.perf_counter() - t)
+            times.append((time.perf_counter() - t) * 1000)
+            cpu.append((time.process_time() - c) * 1000)
             assert table is not None and table.ended
-        return best * 1000, table.n
+        print(f"  takeover: {', '.join(f'{t:.1f}' for t in times)} ms (CPU {', '.join(f'{c:.1f}' for c in cpu)})",
+              flush=True)
+        return min(times), table.n
     finally:
         await ref.stop()
 
@@ -295,53 +351,73 @@ def main(args) -> None:
     os.environ["STATESIDE_REFEREE_CREDS"] = str(data / "referee.creds")   # (the floor's processes too)
     referees, floor = [], None
     phase_s = args.seconds
+    if args.profile:
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
     try:
-        referees = start_referees(srv, args.referees, data)
+        referees = start_referees(srv, args.referees, data, args.profile)
         guest = srv.guest_url()
         seats, seating_s = asyncio.run(seat_everyone(guest, args.tables))
-        # The floor starts after the seating: twice, a floor subscribed before the server's
-        # reloads of its users heard nothing afterwards (0 turns), while the referees did.
-        ready = data / "floor.ready"
-        floor = subprocess.Popen([sys.executable, __file__, "--floor", srv.referee_url(), str(ready)])
-        while not ready.exists():
-            time.sleep(0.05)
+        # (Runs whose floor made 0 turns, blamed on the server's reloads until now, were floor
+        # seats that never heard the first update: see floor_seat.)
+        floor = start_floor(srv, data)
+        servers = {"nats-server": srv.proc.pid}
         print(f"{args.tables} tables of {GAME}, 2 players each; {args.referees} referee process(es); "
               f"{args.workers} player processes; nats-server on 127.0.0.1; {os.cpu_count()} cores; "
               f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
         print(f"  seating: {2 * args.tables} seats issued through the lobby in {seating_s:.2f} s"
               + (f" ({len(LOST)} requests unanswered and made again: {LOST[0]})" if LOST else ""), flush=True)
         floor_seats = [(f"F{i:05d}", s) for i in range(args.tables) for s in (0, 1)]
-        base = {"seconds": phase_s, "warmup": 3.0}
+        base = {"seconds": phase_s, "warmup": 3.0, "profile": args.profile}
         results = {}
-        for pace, think in (("instant", 0.0), ("paced", args.think)):
+        paces = (("instant", 0.0),) if args.cpu else (("instant", 0.0), ("paced", args.think))
+        for pace, think in paces:
             results[("floor", pace)] = run_workers({**base, "kind": "floor", "url": srv.referee_url(),
-                                                    "think": think, "seed": 1}, floor_seats, args.workers)
+                                                    "think": think, "seed": 1}, floor_seats, args.workers,
+                                                   {"floor": floor.pid, **servers})
             results[("referee", pace)] = run_workers({**base, "kind": "referee", "url": guest, "think": think,
-                                                      "seed": 2}, seats, args.workers)
+                                                      "seed": 2}, seats, args.workers,
+                                                     {**{f"referee{i + 1}": p.pid for i, p in enumerate(referees)},
+                                                      **servers})
             for who in ("floor", "referee"):
                 r = results[(who, pace)]
                 print(f"  {pace:8s} {who:8s}: {r['turns'] / phase_s:7.0f} turns/s, p50 {pct(r['latencies'], .5):6.1f} ms, "
                       f"p99 {pct(r['latencies'], .99):6.1f} ms"
                       + (f"; {len(r['errors'])} player errors ({', '.join(sorted(set(r['errors'])))})"
                          if r["errors"] else ""), flush=True)
+                print(f"  {'':8s} {'':8s}  CPU ms per turn: {cpu_per_turn(r)}", flush=True)
+        if args.cpu:   # the instant phase only: the CPU figures, for working on the referee
+            r = results[("referee", "instant")]
+            ms = 1000 * sum(v for k, v in r["cpu"].items() if k.startswith("referee")) / max(1, r["turns"])
+            stats = stop_referees(referees)
+            referees = []
+            print(f"  referees: {json.dumps(stats)}")
+            print(f"referee CPU per turn: {ms:.3f} ms (load average {os.getloadavg()[0]:.2f})")
+            return
         take_ms, entries = asyncio.run(takeover_ms(srv, guest))
         print(f"  takeover: a finished table of {entries} entries read from the log and replayed", flush=True)
         stats = stop_referees(referees)
         referees = []
-        pause = max((s.get("longest_gc_ms", math.nan) for s in stats), default=math.nan)
+        pause = max((s.get("longest_gc_cpu_ms", math.nan) for s in stats), default=math.nan)
+        pause_wall = max((s.get("longest_gc_ms", math.nan) for s in stats), default=math.nan)
         stall = max((s.get("longest_pause_ms", math.nan) for s in stats), default=math.nan)
         appends = sum(s.get("appends", 0) for s in stats)
-        print(f"  referees: {sum(s.get('full_gcs', 0) for s in stats)} full collections, the longest collection "
-              f"{pause:.1f} ms; the event loop woke at most {stall:.0f} ms late (the machine's other work "
-              "included: a process not scheduled is late too)", flush=True)
+        print(f"  referees: {sum(s.get('full_gcs', 0) for s in stats)} full collections; the longest collection "
+              f"{pause:.1f} ms of CPU, the longest in wall time {pause_wall:.1f} ms (a process not scheduled "
+              f"mid-collection counts there); the event loop woke at most {stall:.0f} ms late (the machine's "
+              "other work included)", flush=True)
         print(f"  referees: {appends} appends, {sum(s.get('conflicts', 0) for s in stats)} conflicts; "
               f"load average after: {os.getloadavg()[0]:.2f}", flush=True)
         fi, ri = results[("floor", "instant")], results[("referee", "instant")]
         fp, rp = results[("floor", "paced")], results[("referee", "paced")]
+        # The machine's other work moves the wall-clock ratio by 0.1-0.3 from run to run; CPU per
+        # turn hardly moves: on 2 cores of their own, floor and referee would both be CPU-bound.
+        cpu_ratio = sum(fi["cpu"].values()) / max(1, fi["turns"]) / (sum(ri["cpu"].values()) / max(1, ri["turns"]))
+        print(f"  CPU per turn, every process of the run: floor {1000 * sum(fi['cpu'].values()) / max(1, fi['turns']):.3f}"
+              f" ms, referee {1000 * sum(ri['cpu'].values()) / max(1, ri['turns']):.3f} ms (ratio {cpu_ratio:.2f})")
         print(f"turns/s ratio to floor: {ri['turns'] / max(1, fi['turns']):.2f}")
         print(f"p50 ratio to floor: {pct(rp['latencies'], .5) / pct(fp['latencies'], .5):.2f}")
         print(f"p99 ratio to floor: {pct(rp['latencies'], .99) / pct(fp['latencies'], .99):.2f}")
-        print(f"longest referee pause: {pause:.0f} ms")
+        print(f"longest referee pause: {pause:.1f} ms")
         print(f"seating {2 * args.tables}: {seating_s:.2f} s")
         print(f"takeover of a finished table: {take_ms:.1f} ms")
     finally:
@@ -352,11 +428,30 @@ def main(args) -> None:
         srv.stop()
 
 
+def profiled(path: str, call):
+    """call() under cProfile counting CPU time (not wall time: the machine is shared)."""
+    import cProfile
+
+    prof = cProfile.Profile(time.process_time)
+    try:
+        return prof.runcall(call)
+    finally:
+        prof.dump_stats(path)
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--worker":
-        job = sys.stdin.read() if sys.argv[2] == "-" else sys.argv[2]
-        print(json.dumps(asyncio.run(worker(json.loads(job)))))
+        job = json.loads(sys.stdin.read() if sys.argv[2] == "-" else sys.argv[2])
+        run = lambda: asyncio.run(worker(job))   # noqa: E731
+        if job.get("profile"):
+            out = profiled(str(Path(job["profile"]) / f"players-{job['kind']}-{job['seed']}.prof"), run)
+        else:
+            out = run()
+        print(json.dumps(out))
         sys.exit(0)
+    if len(sys.argv) > 3 and sys.argv[1] == "--profiled" and sys.argv[3] == "referee":
+        from stateside.online.server import _referee_only
+        sys.exit(profiled(sys.argv[2], lambda: _referee_only(sys.argv[4:])))
     if len(sys.argv) == 4 and sys.argv[1] == "--floor":
         try:
             asyncio.run(floor_loop(sys.argv[2], sys.argv[3]))
@@ -370,11 +465,39 @@ if __name__ == "__main__":
     parser.add_argument("--workers", type=int, default=2, help="player processes")
     parser.add_argument("--seconds", type=float, default=30.0, help="each phase (at most 120)")
     parser.add_argument("--think", type=float, default=2.0, help="people's mean think time, seconds")
+    parser.add_argument("--cpu", action="store_true",
+                        help="seating and instant players only, and the referee's CPU per turn")
+    parser.add_argument("--profile", metavar="DIR",
+                        help="cProfile (CPU time) of the referees and the players into DIR (slower)")
     a = parser.parse_args()
     a.seconds = 15.0 if a.quick else min(a.seconds, 120.0)
     main(a)
 
 
+# Notes, issue 23 item 3 (this branch; the whole story in benchmarks/ONLINE.md). --quick,
+# 2026-12-02, every process at nice 10:
+# 02:07 UTC, load 6.9 -> 6.1: floor 2089 turns/s, referee 1936 (0.93; CPU per turn of every
+#   process, floor 0.293 ms / referee 0.486 ms: 0.60); p50 1.2 / 1.8 ms (1.46), p99 35.1 / 16.5
+#   ms (0.47); longest collection 3.4 ms of CPU (26.1 ms wall); seating 1.43 s; takeover
+#   37.7 ms (18.9 ms of CPU).
+# 02:09 UTC, load 6.0 -> 4.6: floor 4516, referee 2003 (0.44; CPU 0.250 / 0.479: 0.52); p50
+#   1.2 / 1.3 ms (1.13), p99 5.3 / 7.0 ms (1.32); collection 3.4 ms CPU (22.7 wall); seating
+#   1.68 s; takeover 17.8 ms (16.3 CPU).
+# 02:11 UTC, load 4.6 -> 3.1: floor 4092, referee 2034 (0.50; CPU 0.261 / 0.501: 0.52); p50
+#   1.2 / 1.5 ms (1.20), p99 3.8 / 6.4 ms (1.69); collection 4.2 ms CPU (11.4 wall); seating
+#   0.81 s; takeover 40.6 ms (18.8 CPU).
+# 02:16 UTC, load 3.6 -> 5.0: floor 3848, referee 1926 (0.50; CPU 0.284 / 0.559: 0.51); p50
+#   1.4 / 1.6 ms (1.13), p99 6.8 / 6.8 ms (1.00); collection 4.0 ms CPU (16.5 wall); seating
+#   1.02 s; takeover 20.7 ms (18.9 CPU).
+# 02:20 UTC, load 3.4 -> 4.2 (the decoder built once): floor 3586, referee 2059 (0.57; CPU
+#   0.294 / 0.516: 0.57); p50 1.4 / 1.6 ms (1.10), p99 6.6 / 7.1 ms (1.08); collection 3.3 ms
+#   CPU (19.2 wall); seating 1.44 s; takeover 23.8 ms (21.8 CPU).
+# --cpu back to back, 02:04-02:07, load 4.6-6.9: the referee's CPU per turn 0.226 ms on main
+#   88441e8, 0.172 here (nats-server 0.101 -> 0.081, players 0.313 -> 0.250; the floor loop
+#   0.060, its server 0.062, its players 0.139).
+# No full collection in any of these runs. Earlier runs whose floor made 0 turns were floor
+# seats that missed their table's first update (fixed: see floor_seat), not the reloads.
+#
 # Notes (figures measured with --quick; the machine's 2 cores were shared with other work,
 # load average 5-7 throughout, so every figure is rough; the ratios compare runs of the
 # same minutes):

@@ -321,10 +321,13 @@ class SeatClient:
                 raise
 
     async def sync(self) -> None:
-        await self._send({"type": "sync", "since": self.n})
+        # not flushed either: asked whenever a second passed without news, its answer is the check
+        await self._send({"type": "sync", "since": self.n}, flush=False)
 
-    async def _send(self, body: dict) -> None:
+    async def _send(self, body: dict, flush: bool = True) -> None:
         await self.nc.publish(P.intent_subject(self.table, self.seat), P.encode(body))
+        if not flush:   # the client's writer sends it within the loop's next turn
+            return
         try:
             await self.nc.flush()
         except nats.errors.FlushTimeoutError:   # a busy server: the message is on its way, or a
@@ -394,7 +397,9 @@ class SeatClient:
         game's move also names the round it is for (round=N): the referee refuses it as
         stale once that round is over, and ignores the time written in the action."""
         iid = secrets.token_hex(6)
-        await self._send({**fields, "type": "act", "n": self.n, "action": action_json, "id": iid})
+        # Not flushed: a round trip to the server per move cost the players' processes more than
+        # the move (its update is the answer; one that never comes is sent again after a sync).
+        await self._send({**fields, "type": "act", "n": self.n, "action": action_json, "id": iid}, flush=False)
         return iid
 
     # --- receiving ---------------------------------------------------------------------
