@@ -21,7 +21,7 @@ SETUP = {"players": ["A", "B"], "variant": "buy-and-sell"}
 LONG = bool(os.environ.get("STATESIDE_LONG_SELFPLAY"))
 
 
-@pytest.mark.skipif(not LONG, reason="2 x 2,000 games (about 5 minutes on a loaded machine): set STATESIDE_LONG_SELFPLAY=1")
+@pytest.mark.skipif(not LONG, reason="2 x 2,000 games (minutes): set STATESIDE_LONG_SELFPLAY=1")
 def test_hard_is_no_weaker_than_medium_and_beats_easy_over_2000_games():
     """The figures in benchmarks/SELFPLAY.md (hard vs medium 49.5%, vs easy 56.7%; seeds
     1-2000). The issue's goal (58% and 62%) is out of any fair player's reach there; this
