@@ -107,15 +107,18 @@ def test_computer_players_choose_legal_actions_from_the_observation_only():
                 assert p.choose(st.observation(0), st.legal_actions(0)) in st.legal_actions(0)
 
 
-def test_hard_accepts_a_price_above_a_respins_worth():
+def test_medium_accepts_a_price_above_a_respins_worth():
+    """Medium (and hard, early in a game: tests/test_game_of_the_states_levels.py) accepts
+    what beats a re-spin's mean; easy settles for less."""
     from stateside.games.game_of_the_states.ai import ACCEPT_FROM
 
     mean = sum(s.price for s in parts.sectors()) / len(parts.sectors())
-    assert ACCEPT_FROM["hard"] == min(p for p in range(100, 1001, 100) if p > mean)
-    p = make_player("hard", 1, random.Random(0))
+    assert ACCEPT_FROM["medium"] == min(p for p in range(100, 1001, 100) if p > mean)
+    p = make_player("medium", 1, random.Random(0))
     obs = {"variant": "buy-and-sell", "price": 500}
     assert p.choose(obs, ["accept", "respin"]) == "respin"
     assert p.choose({**obs, "price": 600}, ["accept", "respin"]) == "accept"
+    assert make_player("easy", 1, random.Random(0)).choose({**obs, "price": 400}, ["accept", "respin"]) == "accept"
 
 
 def test_hard_beats_random_at_buy_and_sell_and_easy_at_trivia():

@@ -6,6 +6,7 @@ first-player advantage, and `format_stats` prints one line per player spec. Seat
 """
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -82,11 +83,23 @@ def run_selfplay(game_id: str, specs: Sequence[str], games: int, seed: int,
     return stats
 
 
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% (Wilson score) interval of a win rate over `games` games."""
+    if games <= 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def format_stats(stats: list[SpecStats]) -> list[str]:
     lines = []
     for k, st in enumerate(stats, 1):
         rate = 100 * st.wins / st.games if st.games else 0.0
-        parts = [f"seat {k} {st.spec:<10}", f"wins {st.wins:g}/{st.games} ({rate:.1f}%)"]
+        lo, hi = wilson(st.wins, st.games)
+        parts = [f"seat {k} {st.spec:<10}",
+                 f"wins {st.wins:g}/{st.games} ({rate:.1f}%, 95% interval {100 * lo:.1f}-{100 * hi:.1f}%)"]
         if st.scores:
             parts.append(f"mean score {statistics.fmean(st.scores):.1f}")
         if st.decision_ms:

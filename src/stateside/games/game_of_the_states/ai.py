@@ -2,13 +2,16 @@
 
 A player sees only its seat's observation and the legal actions (protocol.Player).
 
-Buy and Sell. Money only changes hands at the spinner's prices, so what wins is (1) the
-accept-or-spin-again decisions and (2) cheap disks. A re-spin is worth its expected price,
-$550 on our spinner, so a price is accepted when it beats that: $600 or more (hard and
-medium); easy accepts $400 or more. A disk left by a jammed truck costs only $200 and
-then sells like any other, so hard and medium go for those first; hard also weighs each
-target by how far it is and whether a rival truck is nearer, and on a delivery prefers
-the route ending nearest the disks it will want next. Easy heads for the nearest target.
+Buy and Sell. Money only changes hands at the spinner's prices (and $200 for a take-over),
+so what wins is (1) the accept-or-spin-again decisions and (2) disks taken over from
+jammed trucks. A re-spin is worth its expected price, $550 on our spinner, so medium
+accepts $600 or more, the most money a price can be expected to bring; easy accepts $400
+or more. Medium heads first for disks left by jammed trucks (a take-over costs $200 and
+spares a spun price), otherwise for the nearest disk; easy for the nearest. Hard plans
+(buy_sell_plan.py): the last prices by its chance to win, the disk to buy by the whole
+drive it leads to, and each move one turn ahead over the spinner's outcomes for jams.
+In a two-player game that plan wins about as often as medium (benchmarks/SELFPLAY.md:
+the 16 spun prices make nearly all of the spread between the players' money).
 
 Trivia. A computer player's knowledge is the chance that it knows each kind of fact
 (KNOWS below, by level). Its memory is the state facts file, as a trivia player
@@ -32,13 +35,14 @@ from collections.abc import Sequence
 
 from stateside.engine.protocol import Player
 from stateside.games.game_of_the_states import parts
+from stateside.games.game_of_the_states.buy_sell_plan import Planner
 from stateside.games.game_of_the_states.matching import UNKNOWN
 from stateside.games.game_of_the_states.trivia import choices, is_right, right_years, truth
 
 LEVELS = ("easy", "medium", "hard")
 
 # Accept a price at or above this; ask for one more spin below it.
-ACCEPT_FROM = {"easy": 400, "medium": 600, "hard": 600}
+ACCEPT_FROM = {"easy": 400, "medium": 600}   # hard: buy_sell_plan.Planner.accept
 
 # Trivia: the chance to know each kind of fact, by level (our design).
 KNOWS = {
@@ -119,6 +123,11 @@ class GotsPlayer(Player):
 
     # --- Buy and Sell ----------------------------------------------------------------------
     def _buy_sell(self, obs: dict, legal: list):
+        if self.level == "hard" and legal[0].startswith(("move:", "accept")):
+            plan = Planner(obs, self.seat)
+            if "accept" in legal:
+                return "accept" if plan.accept() else "respin"
+            return plan.move(legal)
         if "accept" in legal:
             return "accept" if obs["price"] >= ACCEPT_FROM[self.level] else "respin"
         first = legal[0]
@@ -172,29 +181,11 @@ class GotsPlayer(Player):
             if not loaded:
                 return legal[0]
             return "move:" + min(ends, key=lambda e: (min(d[e][t] for t in loaded), e))
-        loaded = obs["loads"][me] is not None
-        rivals = [obs["trucks"][s] for s in range(len(obs["names"]))
-                  if s != me and obs["trucks"][s] and obs["loads"][s] is None]
 
         def score(e: str) -> tuple:
             if self.level == "easy":
                 return (-min(d[e][t] for t in targets), e)
-            best = -1e9
-            for t, worth in targets.items():
-                dist = d[e][t]
-                if self.level == "hard" and not loaded and rivals:
-                    nearest_rival = min(d[r][t] for r in rivals)
-                    if nearest_rival < dist:
-                        worth *= 0.6
-                best = max(best, worth * 10 - dist)
-            tie = 0.0
-            if self.level == "hard" and loaded:
-                # on the way to a delivery: end near the disks we will want next
-                nxt = [rec["state"] for rec in obs["disks"].values()
-                       if rec["state"] and not rec["done"] and rec["owner"] != me]
-                if nxt:
-                    tie = -min(d[e][t] for t in nxt) / 100
-            return (best + tie, e)
+            return (max(worth * 10 - d[e][t] for t, worth in targets.items()), e)
 
         return "move:" + max(ends, key=score)
 
@@ -273,6 +264,45 @@ class GotsPlayer(Player):
         if f"move:{dest}" in legal:
             return f"move:{dest}"
         return legal[0]
+
+
+class BuySellTally:
+    """What decided Buy and Sell's self-play games, for `stateside selfplay ... --variant
+    buy-and-sell`: the take-overs of jammed disks each kind of player made, and how often
+    it was the first to have delivered all it bought (then it waits beside the rivals)."""
+
+    def __init__(self):
+        self.games: dict[str, int] = {}
+        self.takeovers: dict[str, int] = {}
+        self.first: dict[str, int] = {}
+        self.money: dict[str, list[int]] = {}
+
+    def add(self, record, specs: Sequence[str]) -> None:
+        delivered = [0] * len(specs)
+        first = None
+        for entry in record.match.log:
+            for ev in entry.events:
+                if ev.kind == "takeover":
+                    spec = specs[ev.seats[0]]
+                    self.takeovers[spec] = self.takeovers.get(spec, 0) + 1
+                elif ev.kind == "deliver":
+                    delivered[ev.seats[0]] += 1
+                    if first is None and delivered[ev.seats[0]] == 4:
+                        first = ev.seats[0]
+        for seat, spec in enumerate(specs):
+            self.games[spec] = self.games.get(spec, 0) + 1
+            self.money.setdefault(spec, []).append(record.match.state.engine.money[seat])
+        if first is not None:
+            self.first[specs[first]] = self.first.get(specs[first], 0) + 1
+
+    def lines(self) -> list[str]:
+        out = ["by player: take-overs of jammed disks per game, first to deliver four, mean money at the end"]
+        for spec in sorted(self.games):
+            n = self.games[spec]
+            out.append(f"  {spec:<10} take-overs {self.takeovers.get(spec, 0) / n:.2f}, "
+                       f"first {100 * self.first.get(spec, 0) / n:.1f}%, "
+                       f"money ${sum(self.money[spec]) / n:,.0f}")
+        return out
 
 
 class TriviaSpread:

@@ -100,9 +100,19 @@ Junior players start with none; the bank never runs out. Payments are shown as b
 the public sources they come from:</p>
 <table cellspacing="2">{products}</table>
 <h3>Computer players</h3>
-<p>Buy and Sell: accepts a price of $600 or more (a re-spin is worth $550 on average) and heads first for
-disks left in traffic jams (they cost $200). Trivia: each level knows each kind of fact with a chance
-(hard: capitals 92%, nicknames 85%, populations 80%, years of entry 70%, ranks 60%, years settled 35%;
+<p>Buy and Sell. <b>Easy</b> accepts a price of $400 or more and drives to the nearest disk it may buy.
+<b>Medium</b> accepts $600 or more (a re-spin is worth $550 on average, so that is the most money to expect)
+and heads first for disks left in traffic jams (a take-over costs $200). <b>Hard</b> plans: near the end it
+accepts or spins again by its chance to finish with the most money (behind, it spins for a price that can
+still win; ahead, it takes a sure win); it drives by the states still to drive for every disk it has to
+buy and deliver (a delivery's length: the mean over the cards still in the pile), goes for a jammed disk
+only when it can reach it this turn, and looks one turn ahead at the spinner's odds of a jam: among equally
+short ways it ends beside a loaded rival or keeps its loaded truck away from an empty one, and with nothing
+left to buy it waits beside a loaded rival. In a two-player game the levels still win about as often as
+each other: money changes hands at spun prices, and medium already takes the most a price can be expected
+to bring, so the spinner decides most games (our measurements: <code>benchmarks/SELFPLAY.md</code>).</p>
+<p>Trivia: each level knows each kind of fact with a chance (hard: capitals 92%, nicknames 85%,
+populations 80%, years of entry 70%, ranks 60%, years settled 35%;
 easy: 45%, 35%, 30%, 15%, 10%, 5%); not knowing, it guesses as a person would (right about one time in
 four among likely answers). Asking, it mixes its questions over the facts, asks a stronger answerer harder
 ones (judged by the answers given so far) and seldom asks the same kind of question twice running.</p>

@@ -71,12 +71,15 @@ class GameOfTheStates(State):
 
     @classmethod
     def selfplay_report(cls, variant: str | None):
-        """A tally of what the computers did, for `stateside selfplay` (Trivia: the facts asked)."""
-        if variant != "trivia":
-            return None
-        from stateside.games.game_of_the_states.ai import TriviaSpread
+        """A tally of what the computers did, for `stateside selfplay` (Trivia: the facts
+        asked; Buy and Sell: the take-overs and who finished buying first)."""
+        from stateside.games.game_of_the_states.ai import BuySellTally, TriviaSpread
 
-        return TriviaSpread()
+        if variant == "trivia":
+            return TriviaSpread()
+        if variant in (None, "buy-and-sell"):
+            return BuySellTally()
+        return None
 
     @classmethod
     def default_setup(cls, players: int) -> dict:
