@@ -915,7 +915,9 @@ def replay_from_server(window, code: str, look: dict) -> str | None:
     if window is None or not hasattr(window, "mode_ids") or game not in window.mode_ids():
         return f"Table {code} is a game of {game!r}, which is not installed here."
     mode = window.open_mode(game)
-    if getattr(mode, "online", None) is not None:
+    if not mode.replays:
+        return f"{mode.title} cannot show a replay."
+    if mode.online is not None:
         return f"You are playing at online table {mode.online.table} in {mode.title}: leave it first."
     try:
         match = mode.match_from_save(save, f"table {code}")
