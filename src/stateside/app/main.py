@@ -6,12 +6,12 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QSettings, QStandardPaths, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QColor, QKeySequence, QPalette
 
 # Dialogs are imported where they are used: PySide6 sets up each Qt class on first
 # access, and start-up should pay only for what the first window shows.
-from PySide6.QtWidgets import QApplication, QGraphicsView, QMainWindow, QStackedWidget, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QToolBar, QVBoxLayout, QWidget
 
 from stateside import __version__
 from stateside.app.mode import GameMode
@@ -42,6 +42,8 @@ def config_dir() -> Path:
     override = os.environ.get("STATESIDE_CONFIG_DIR")
     if override:
         return Path(override)
+    from PySide6.QtCore import QStandardPaths
+
     return Path(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation) or Path.home() / ".stateside")
 
 
@@ -95,9 +97,12 @@ class MainWindow(QMainWindow):
     # A mode opened with open_mode_painting_first is built and shown (its id).
     opened = Signal(str)
 
-    def __init__(self, *, persist: bool = True, caches: bool | None = None):
+    def __init__(self, *, persist: bool = True, caches: bool | None = None, defer_menus: bool = False):
         """`caches` (as `persist` unless given): keep what is worked out from the bundled
-        data (the map's shapes, the borders) in the settings folder, and read it back."""
+        data (the map's shapes, the borders) in the settings folder, and read it back.
+        `defer_menus`: the menus' settings entries (After your move, the turn sound,
+        Animations) are filled by complete_menus, which start-up runs after the first
+        paint; every action with a keyboard shortcut is made at once."""
         super().__init__()
         self.persist = persist   # off for --screenshot: no settings read or written, no autosave
         self.notices: list[str] = []   # messages that wait for the player (see notify)
@@ -141,7 +146,10 @@ class MainWindow(QMainWindow):
         self.history = HistoryKeeper(self, config_dir() / "history" if self.autosaving else None)
         # Built before the first paint: built after it (tried for start-up) they saved no
         # measurable time, and the map jumped down under them a moment later.
+        self._menus_complete = False
         self._build_chrome()
+        if not defer_menus:
+            self.complete_menus()
 
     def _build_chrome(self) -> None:
         """The game chooser, the menus and the status bar's first hint."""
@@ -216,8 +224,10 @@ class MainWindow(QMainWindow):
         self.act_replay = action(game, "&Replay\u2026", self.replay, "Ctrl+R")
         game.addSeparator()
         self.act_undo = action(game, "&Undo", self.undo, QKeySequence.Undo)
-        self._build_beat_menu(game)
-        self._build_turn_cue(game)
+        # Their titles now (the menus look the same from the start), their entries by
+        # complete_menus: reading their settings, finding out whether sound can play and
+        # importing the animations cost start-up about 2 ms. None has a shortcut.
+        self._beat_menu = game.addMenu("After your &move")
         self.mode_menu_separator = game.addSeparator()   # the active game's own actions follow
         self.mode_menu_actions: list[QAction] = []
         game.addSeparator()
@@ -228,7 +238,9 @@ class MainWindow(QMainWindow):
         action(view, "Zoom &out", lambda: self.board.zoom_by(0.8), QKeySequence.ZoomOut)
         action(view, "&Fit map to window", self.board.fit, "Ctrl+0")
         view.addAction(self.chooser.toggleViewAction())
-        self._build_motion_menu(view)
+        self._motion_menu = view.addMenu("&Animations")
+        for menu in (game, view):   # should one open before complete_menus has run
+            menu.aboutToShow.connect(self.complete_menus)
         helpm = self.menuBar().addMenu("&Help")
         action(helpm, "&Rules of this game", self.show_rules, QKeySequence.HelpContents)
         self.act_learn = action(helpm, "&Learn to play\u2026", lambda: self.learn_to_play(
@@ -239,10 +251,16 @@ class MainWindow(QMainWindow):
     BEATS = (("Computers answer at once", 0), ("Computers wait 1.5 s (Ctrl+Z takes your move back)", 1500),
              ("Computers wait 3 s", 3000))
 
-    def _build_beat_menu(self, game) -> None:
-        from PySide6.QtGui import QActionGroup
+    def complete_menus(self) -> None:
+        """The menu entries that __init__ may leave for after the first paint (once)."""
+        if self._menus_complete:
+            return
+        self._menus_complete = True
+        self._build_beat_menu(self._beat_menu)
+        self._build_turn_cue(self.game_menu)
+        self._build_motion_menu(self._motion_menu)
 
-        menu = game.addMenu("After your &move")
+    def _build_beat_menu(self, menu) -> None:
         group = QActionGroup(self)
         stored = self.settings.value("undo_beat_ms") if self.settings is not None else None
         try:
@@ -270,13 +288,12 @@ class MainWindow(QMainWindow):
         self.act_turn_sound.setChecked(self.cue.sound)
         self.act_turn_sound.setToolTip("When it becomes your turn while the window is in the background")
         self.act_turn_sound.toggled.connect(self.cue.set_sound)
-        game.addAction(self.act_turn_sound)
+        game.insertAction(self.mode_menu_separator, self.act_turn_sound)
 
-    def _build_motion_menu(self, view) -> None:
+    def _build_motion_menu(self, menu) -> None:
         """View > Animations: how fast pieces move into place (Off: they appear at once)."""
         from stateside.board.motion import SPEEDS, Motion
 
-        menu = view.addMenu("&Animations")
         group = QActionGroup(self)
         stored = self.settings.value("animation_ms") if self.settings is not None else None
         try:
@@ -453,9 +470,10 @@ class MainWindow(QMainWindow):
         ends with exit code 2 (as before it would have shown no window), where the last
         game used falls back to the Map explorer."""
         info = next((g for g in self.games if g.id == mode_id), None)
-        # Nothing to gain for the Map explorer (built in about 3 ms; it fills its panel after
-        # the first paint itself), a mode built already, or a window showing one.
-        if (info is None or mode_id == EXPLORER.id or mode_id in self.modes or self._current is not None
+        # Nothing to gain for a mode built already, or a window showing one. The Map explorer
+        # comes this way too: built in about 3 ms, but laying out and polishing its panel's
+        # frame before the first paint cost about 10 ms more.
+        if (info is None or mode_id in self.modes or self._current is not None
                 or self._pending is not None):
             self.open_mode(mode_id)   # the usual way (and its errors)
             return
@@ -511,6 +529,9 @@ class MainWindow(QMainWindow):
         such as Carcassonne's table) for the next start (see _remembered_margins)."""
         if self.settings is None or mode is None or not mode.isVisible():
             return
+        from PySide6.QtCore import QPoint
+        from PySide6.QtWidgets import QGraphicsView
+
         views = [v for v in (self.board, *mode.findChildren(QGraphicsView)) if v.isVisibleTo(mode)]
         if not views:
             return
@@ -527,6 +548,8 @@ class MainWindow(QMainWindow):
             raise StatesideError(f"unknown mode {mode_id!r} (installed: {', '.join(self.mode_ids())})")
         if self.current is not None and self.current.game_id == mode_id:
             return self.current
+        if info.rules:   # a game: its turn cue, the computers' beat and the animations' speed (the
+            self.complete_menus()   # Map explorer has none of them, and is built before the first paint)
         mode = self.modes.get(mode_id)
         if mode is None:
             self._check_data(info)
@@ -1030,7 +1053,8 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
     app.setApplicationDisplayName(APP_NAME)
     app.setOrganizationName(APP_NAME)
     app.setDesktopFileName("stateside")
-    window = MainWindow(persist=not screenshot, caches=True)   # a screenshot reads no settings, but the caches
+    # a screenshot reads no settings, but the caches
+    window = MainWindow(persist=not screenshot, caches=True, defer_menus=not screenshot)
     if not screenshot:   # from the start: a signal during a slow start-up still saves and quits
         _save_on_signals(window, app)
     if mode is not None and mode not in window.mode_ids():
@@ -1070,6 +1094,7 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
             not window.game_in_progress(window.current) or window.confirm_discard(f"Start a game on {variant}?")):
         window.current.open_variant(variant)
     window.show()
+    after_first_paint(window.board.viewport(), window.complete_menus)   # (if no mode has yet)
     if screenshot:
         # A mode may build part of itself after the map's first paint (the explorer's
         # panel); a screenshot shows the complete window.
