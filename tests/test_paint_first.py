@@ -7,7 +7,9 @@ import sys
 import textwrap
 
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtTest import QTest
 
 from stateside.app.main import DEFAULT_MARGINS, EXPLORER, MainWindow
 from stateside.games import game_by_id
@@ -181,3 +183,37 @@ def test_a_mode_named_on_the_command_line_that_cannot_open_exits_2(tmp_path):
     run = subprocess.run([sys.executable, "-c", BROKEN], env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 2
     assert "stateside: --mode ten-days: 10 Days in the USA could not be opened: no such panel" in run.stderr
+
+
+def _entries(menu) -> list:
+    return [(a.text(), [_entries(a.menu()) if a.menu() else None]) for a in menu.actions()]
+
+
+def test_menus_left_for_after_the_first_paint_end_as_the_others_and_their_shortcuts_are_there_at_once(qtbot):
+    """defer_menus (start-up): the titles and every action with a shortcut at once; the
+    settings entries (After your move, the turn sound, Animations) filled by complete_menus,
+    which the first paint, opening a game or opening the menu runs."""
+    plain = MainWindow(persist=False)
+    qtbot.addWidget(plain)
+    deferred = MainWindow(persist=False, defer_menus=True)
+    qtbot.addWidget(deferred)
+    titles = [a.text() for a in deferred.menuBar().actions()]
+    assert titles == [a.text() for a in plain.menuBar().actions()] == ["&Game", "&View", "&Help"]
+    keys = {a.text(): a.shortcuts() for a in deferred.findChildren(QAction) if a.shortcuts()}
+    assert keys == {a.text(): a.shortcuts() for a in plain.findChildren(QAction) if a.shortcuts()}
+    assert "&Undo" in keys and "&Replay\u2026" in keys and len(keys) >= 10 + len(plain.games)
+    assert not deferred._beat_menu.actions() and not hasattr(deferred, "act_turn_sound")
+    # and a shortcut works before the menu is complete (Qt finds the action through its menu)
+    with qtbot.waitActive(deferred):
+        deferred.show()
+        deferred.activateWindow()
+    replays = []
+    deferred.act_replay.triggered.disconnect()
+    deferred.act_replay.triggered.connect(lambda: replays.append(1))
+    QTest.keyClick(deferred.board, Qt.Key_R, Qt.ControlModifier)
+    assert replays == [1] and not hasattr(deferred, "act_turn_sound")
+    deferred.game_menu.aboutToShow.emit()   # the menu opened first
+    assert _entries(deferred.game_menu) == _entries(plain.game_menu)
+    assert _entries(deferred._motion_menu) == _entries(plain._motion_menu)
+    deferred.complete_menus()   # once: nothing is added twice
+    assert _entries(deferred.game_menu) == _entries(plain.game_menu)

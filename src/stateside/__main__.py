@@ -15,6 +15,7 @@ here prints a traceback for a mistake a person can fix.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 
@@ -199,6 +200,20 @@ SIZE_LIMITS = (320, 8192)   # pixels a side for --size
 
 
 def cmd_app(argv: list[str], quick_exit: bool = False) -> int:
+    # Python's cycle collector paused until the map has first painted (run_app resumes it):
+    # importing PySide6 and the app and building the window make hundreds of thousands of
+    # objects and no garbage worth collecting, and its passes over them cost start-up 10-20
+    # ms. (Resumed here too if run_app returns before, as after a mistake on the command line.)
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        return _app(argv, quick_exit, resume_gc=gc_was_on)
+    finally:
+        if gc_was_on:
+            gc.enable()
+
+
+def _app(argv: list[str], quick_exit: bool, resume_gc: bool) -> int:
     parser = argparse.ArgumentParser(prog="stateside", description="Board games about the United States.",
                                      epilog="Other commands: stateside borders | selfplay | server | <game> ... "
                                             "(each takes --help)")
@@ -238,7 +253,7 @@ def cmd_app(argv: list[str], quick_exit: bool = False) -> int:
     from stateside.app.main import run_app
 
     return run_app(mode=args.mode, screenshot=args.screenshot, size=size, open_file=args.file,
-                   quick_exit=quick_exit, variant=args.map)
+                   quick_exit=quick_exit, variant=args.map, resume_gc=resume_gc)
 
 
 def _looks_like_a_file(token: str) -> bool:

@@ -55,6 +55,24 @@ def shortcuts(key: str | QKeySequence.StandardKey) -> list[QKeySequence] | QKeyS
     return key if isinstance(key, QKeySequence.StandardKey) else [QKeySequence(key)]
 
 
+def new_action(text: str, parent: QObject) -> QAction:
+    """QAction(text, parent) without its overloads: to choose between them PySide6 sets up
+    QIcon (one of them takes an icon), about 1 ms of start-up before the first paint."""
+    action = QAction(parent)
+    action.setText(text)
+    return action
+
+
+def new_menu(parent_menu, title: str):
+    """parent_menu.addMenu(title) (a QMenuBar or a QMenu) without setting up QIcon (see
+    new_action): the menu made on its own, then added."""
+    from PySide6.QtWidgets import QMenu
+
+    menu = QMenu(title, parent_menu)
+    parent_menu.addMenu(menu)
+    return menu
+
+
 def app_icon():
     from PySide6.QtGui import QIcon  # set after the first paint (see MainWindow), and so imported
 
@@ -162,7 +180,7 @@ class MainWindow(QMainWindow):
         self.chooser_group = QActionGroup(self)
         self.chooser_group.setExclusive(True)
         for n, game in enumerate(self.games, 1):
-            act = QAction(game.title, self)
+            act = new_action(game.title, self)
             act.setCheckable(True)
             act.setToolTip(f"{game.title} ({game.players})\n{game.summary}" if game.players else game.summary)
             act.setShortcuts(shortcuts(f"Alt+{n}"))
@@ -183,7 +201,7 @@ class MainWindow(QMainWindow):
             "QToolBar#gameChooser QToolButton:disabled { color: #9fb0c8; font-style: italic; }"
         )
         # The first-run offer: shown beside the chooser until a game's tutorial was taken or declined.
-        self.act_learn_offer = QAction("Learn to play\u2026", self)
+        self.act_learn_offer = new_action("Learn to play\u2026", self)
         self.act_learn_offer.setObjectName("learnOffer")
         self.act_learn_offer.setToolTip("A short guided first game (Help > Learn to play)")
         self.act_learn_offer.triggered.connect(
@@ -208,14 +226,15 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- menus
     def _build_menus(self) -> None:
         def action(menu, text, slot, shortcut=None):
-            a = QAction(text, self)
+            a = new_action(text, self)
             if shortcut:
                 a.setShortcuts(shortcuts(shortcut))
             a.triggered.connect(slot)
             menu.addAction(a)
             return a
 
-        game = self.menuBar().addMenu("&Game")
+        bar = self.menuBar()
+        game = new_menu(bar, "&Game")
         self.act_new = action(game, "&New game\u2026", self.new_game, QKeySequence.New)
         self.act_open = action(game, "&Open saved game\u2026", self.open_file, QKeySequence.Open)
         self.act_save = action(game, "&Save game as\u2026", self.save_file, QKeySequence.Save)
@@ -227,21 +246,21 @@ class MainWindow(QMainWindow):
         # Their titles now (the menus look the same from the start), their entries by
         # complete_menus: reading their settings, finding out whether sound can play and
         # importing the animations cost start-up about 2 ms. None has a shortcut.
-        self._beat_menu = game.addMenu("After your &move")
+        self._beat_menu = new_menu(game, "After your &move")
         self.mode_menu_separator = game.addSeparator()   # the active game's own actions follow
         self.mode_menu_actions: list[QAction] = []
         game.addSeparator()
         action(game, "&Quit", self.close, QKeySequence.Quit)
         self.game_menu = game
-        view = self.menuBar().addMenu("&View")
+        view = new_menu(bar, "&View")
         action(view, "Zoom &in", lambda: self.board.zoom_by(1.25), QKeySequence.ZoomIn)
         action(view, "Zoom &out", lambda: self.board.zoom_by(0.8), QKeySequence.ZoomOut)
         action(view, "&Fit map to window", self.board.fit, "Ctrl+0")
         view.addAction(self.chooser.toggleViewAction())
-        self._motion_menu = view.addMenu("&Animations")
+        self._motion_menu = new_menu(view, "&Animations")
         for menu in (game, view):   # should one open before complete_menus has run
             menu.aboutToShow.connect(self.complete_menus)
-        helpm = self.menuBar().addMenu("&Help")
+        helpm = new_menu(bar, "&Help")
         action(helpm, "&Rules of this game", self.show_rules, QKeySequence.HelpContents)
         self.act_learn = action(helpm, "&Learn to play\u2026", lambda: self.learn_to_play(
             self.current.game_id if self.current else None), "Ctrl+Shift+L")
@@ -1031,10 +1050,13 @@ def _first_mode(window: MainWindow, requested: str | None) -> str:
 
 
 def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[int, int] | None = None,
-            open_file: str | None = None, quick_exit: bool = False, variant: str | None = None) -> int:
+            open_file: str | None = None, quick_exit: bool = False, variant: str | None = None,
+            resume_gc: bool = False) -> int:
     """The app's window until it is closed (or the screenshot written); the exit code.
     With `quick_exit` (the `stateside` command) the process ends there and then. `variant`:
-    a new game of `mode` on this board (the mode's open_variant; `stateside --map`)."""
+    a new game of `mode` on this board (the mode's open_variant; `stateside --map`).
+    `resume_gc`: the caller paused Python's garbage collector for start-up (the `stateside`
+    command does): it is switched on again just after the first paint."""
     headless = screenshot and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     if headless or os.environ.get("STATESIDE_QUIT_AFTER_PAINT"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -1095,6 +1117,10 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
         window.current.open_variant(variant)
     window.show()
     after_first_paint(window.board.viewport(), window.complete_menus)   # (if no mode has yet)
+    if resume_gc:
+        import gc
+
+        after_first_paint(window.board.viewport(), gc.enable)
     if screenshot:
         # A mode may build part of itself after the map's first paint (the explorer's
         # panel); a screenshot shows the complete window.
