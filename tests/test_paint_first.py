@@ -217,3 +217,21 @@ def test_menus_left_for_after_the_first_paint_end_as_the_others_and_their_shortc
     assert _entries(deferred._motion_menu) == _entries(plain._motion_menu)
     deferred.complete_menus()   # once: nothing is added twice
     assert _entries(deferred.game_menu) == _entries(plain.game_menu)
+
+
+def test_the_map_explorer_s_map_does_not_move_when_it_is_built_even_the_first_time(qtbot):
+    """Never laid out before: its map where its panel (300 wide, a border at its left) leaves it."""
+    window = MainWindow(persist=False)
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.open_mode_painting_first(EXPLORER.id)
+    window.show()
+    qtbot.waitExposed(window)
+    before = window.board.mapTo(window, window.board.rect().topLeft()), window.board.size()
+    edge = window._opening.edge.geometry()
+    qtbot.waitUntil(lambda: EXPLORER.id in window.modes, timeout=5000)
+    qtbot.wait(1)
+    after = window.board.mapTo(window, window.board.rect().topLeft()), window.board.size()
+    assert after == before
+    panel = window.current.panel
+    assert edge.x() == panel.x() and edge.width() == 1 and panel.width() == 300

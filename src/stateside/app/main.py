@@ -31,6 +31,10 @@ SCREENSHOT_PNG_QUALITY = 80
 # Where a mode's main view sits (left, top, right, bottom margins) before it has been laid out once
 DEFAULT_MARGINS = (0, 0, 320, 0)
 PANEL_COLOUR = "#f7f5ef"   # the side panels' background (the stack's style sheet), also while a mode is built
+PANEL_EDGE = "#d8d2c4"     # the side panels' left border (the stack's style sheet)
+# The Map explorer's map, before it is first laid out: its panel (app/explorer.py) is 300 wide
+# on the right, with a 1-pixel border at its left (shown too while it is built: see _Opening).
+EXPLORER_MARGINS = (0, 0, 300, 0)
 EXPLORER = GameInfo(
     id="explorer", title="Map explorer", summary="Click a state for its facts and neighbours.",
     mode="stateside.app.explorer:ExplorerMode", order=90,
@@ -89,7 +93,10 @@ class _Opening(QWidget):
     screen is its own table that table's colour, where the mode will put its main view
     (the margins it had the last time), and the panels' colour around it."""
 
-    def __init__(self, board: BoardView, margins: tuple[int, int, int, int], table_colour: str | None):
+    def __init__(self, board: BoardView, margins: tuple[int, int, int, int], table_colour: str | None,
+                 panel_edge: bool = False):
+        """`panel_edge`: the side panel's border at the left of the right margin, as the
+        Map explorer's panel has it (a plain widget: no style sheet before the first paint)."""
         super().__init__()
         self.setObjectName("openingMode")
         _fill(self, PANEL_COLOUR)
@@ -101,6 +108,16 @@ class _Opening(QWidget):
             self.view = QWidget()
             _fill(self.view, table_colour)
         lay.addWidget(self.view)
+        self.right_margin = margins[2]
+        self.edge: QWidget | None = None
+        if panel_edge and self.right_margin > 0:
+            self.edge = QWidget(self)
+            _fill(self.edge, PANEL_EDGE)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.edge is not None:
+            self.edge.setGeometry(self.width() - self.right_margin, 0, 1, self.height())
 
 
 def _fill(widget: QWidget, colour: str) -> None:
@@ -497,7 +514,8 @@ class MainWindow(QMainWindow):
             self.open_mode(mode_id)   # the usual way (and its errors)
             return
         self._pending = (mode_id, asked)
-        self._opening = _Opening(self.board, self._remembered_margins(mode_id), info.table_colour)
+        self._opening = _Opening(self.board, self._remembered_margins(mode_id), info.table_colour,
+                                 panel_edge=mode_id == EXPLORER.id)
         self.stack.addWidget(self._opening)
         self.stack.setCurrentWidget(self._opening)
         self.chooser_actions[mode_id].setChecked(True)
@@ -531,16 +549,17 @@ class MainWindow(QMainWindow):
         """Where the mode had its main view the last time (left, top, right, bottom margins
         within the mode), so that the map shown before the panels does not move when they
         come. The first time, or if the setting is not four numbers in range, a side panel's
-        width on the right (as most modes have)."""
+        width on the right (as most modes have; the Map explorer's own)."""
+        default = EXPLORER_MARGINS if mode_id == EXPLORER.id else DEFAULT_MARGINS
         value = self.settings.value(f"layout/{mode_id}") if self.settings is not None else None
         # (an ini file's unquoted "a,b,c,d" reads back as a list)
         parts = value if isinstance(value, (list, tuple)) else str(value).split(",")
         try:
             margins = tuple(int(v) for v in parts)
         except (TypeError, ValueError):
-            return DEFAULT_MARGINS
+            return default
         if len(margins) != 4 or not all(0 <= m <= 4000 for m in margins):
-            return DEFAULT_MARGINS
+            return default
         return margins   # type: ignore[return-value]
 
     def _remember_layout(self, mode: GameMode | None) -> None:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-# Only what the map's first paint needs: PySide6 sets up each class on first use (a
-# class with many enums, like QFont, about 1 ms), and the board builds the states from
-# its shape cache, which holds the label paths already laid out in the label font.
+# Only what the map's first paint needs: PySide6 sets up each class on first use (with
+# its enums, up to a millisecond), and the board builds the states from its shape cache,
+# which holds the label paths already laid out in the label font.
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 
 # The states and tabs paint without Qt's enums (see qt_lazy); tokens and paths come later.
@@ -20,7 +20,6 @@ from stateside.board.plain import literal
 from stateside.board.qt_lazy import Qt, pen, solid
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QFont
     from PySide6.QtWidgets import QStyleOptionGraphicsItem
 
 # The board's palette: a printed-map look, calm enough for game pieces to stand out.
@@ -32,34 +31,20 @@ HOVER_OUTLINE = QColor("#1d3557")
 # Five soft colours; neighbouring states get different ones (greedy colouring of the borders).
 STATE_COLOURS = [QColor(c) for c in ("#e9d8a6", "#cfe1b9", "#f4c7a1", "#c9d7ea", "#e5c1cd")]
 
-# The states' labels: bold DejaVu Sans at 8.5 points. LABEL_FONT and TAB_FONT (the tabs'
-# codes are the labels' paths, code_path) are made on first use (see __getattr__ below).
-LABEL_FAMILY, LABEL_POINTS, LABEL_BOLD = "DejaVu Sans", 8.5, True
+# The states' labels. Made here, when the module is imported, as always: the app imports
+# it before it makes its QApplication, and a QFont made before that is sized at another
+# resolution (made after it, the labels' letters come out a little different).
+LABEL_FAMILY, LABEL_POINTS, LABEL_BOLD = "DejaVu Sans", 8.5, True   # (the board's shape cache key)
+LABEL_FONT = QFont(LABEL_FAMILY, 9)
+LABEL_FONT.setBold(LABEL_BOLD)
+LABEL_FONT.setPointSizeF(LABEL_POINTS)
+TAB_FONT = LABEL_FONT   # the tabs' codes are the labels' paths (code_path)
 LABEL_BRUSH = solid(LABEL)
 DIMMED_LABEL_BRUSH = solid(QColor("#8a8f94"))
 STATE_HAIRLINE = pen(STATE_OUTLINE, 0)
 LEADER = QColor("#51606b")
 LEADER_BRUSH = solid(LEADER)
 TAB_OUTLINE = pen(QColor("#7b8b96"), 1.0)
-
-
-def label_font() -> QFont:
-    """The states' label font (made once, on first use)."""
-    font = globals().get("LABEL_FONT")
-    if font is None:
-        from PySide6.QtGui import QFont
-
-        font = QFont(LABEL_FAMILY, 9)
-        font.setBold(LABEL_BOLD)
-        font.setPointSizeF(LABEL_POINTS)
-        globals()["LABEL_FONT"] = globals()["TAB_FONT"] = font
-    return font
-
-
-def __getattr__(name: str):
-    if name in ("LABEL_FONT", "TAB_FONT"):   # as module constants, for the games' panels
-        return label_font()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def text_path(font: QFont, text: str, centre: QPointF) -> QPainterPath:
@@ -83,7 +68,7 @@ def code_path(code: str) -> QPainterPath:
     shape cache keeps these paths and hands them back (known_code_paths)."""
     path = _code_paths.get(code)
     if path is None:
-        path = _code_paths[code] = text_path(label_font(), code, QPointF(0, 0))
+        path = _code_paths[code] = text_path(LABEL_FONT, code, QPointF(0, 0))
     return path
 
 
@@ -287,7 +272,7 @@ class TokenItem(QGraphicsItem):
         return QRectF(-s / 2 - 2, -s / 2 - 2, s + 4, s + 4)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        from PySide6.QtGui import QFont, QPolygonF
+        from PySide6.QtGui import QPolygonF
 
         painter.setRenderHint(QPainter.Antialiasing)
         s = self.size
@@ -318,7 +303,7 @@ class TokenItem(QGraphicsItem):
         else:
             painter.drawEllipse(r.adjusted(0.5, 0.5, -0.5, -0.5))
         if self.label:
-            f = QFont(label_font())
+            f = QFont(LABEL_FONT)
             f.setPointSizeF(6.5 * max(1.0, s / TOKEN_SIZE * 0.85))
             painter.setFont(f)
             # White on dark pieces, near-black on light ones, so the letter always reads.
