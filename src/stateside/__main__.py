@@ -200,10 +200,11 @@ SIZE_LIMITS = (320, 8192)   # pixels a side for --size
 
 
 def cmd_app(argv: list[str], quick_exit: bool = False) -> int:
-    # Python's cycle collector paused until the map has first painted (run_app resumes it):
-    # importing PySide6 and the app and building the window make hundreds of thousands of
-    # objects and no garbage worth collecting, and its passes over them cost start-up 10-20
-    # ms. (Resumed here too if run_app returns before, as after a mistake on the command line.)
+    # Python's cycle collector paused until the map has first painted and the mode is built
+    # (run_app resumes it): importing PySide6 and the app and building the window make
+    # hundreds of thousands of objects and little garbage, and the collector's passes over
+    # them cost start-up 10-20 ms. (Resumed here too if run_app returns before, as after a
+    # mistake on the command line.)
     gc_was_on = gc.isenabled()
     gc.disable()
     try:

@@ -1075,7 +1075,8 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
     With `quick_exit` (the `stateside` command) the process ends there and then. `variant`:
     a new game of `mode` on this board (the mode's open_variant; `stateside --map`).
     `resume_gc`: the caller paused Python's garbage collector for start-up (the `stateside`
-    command does): it is switched on again just after the first paint."""
+    command does): it is switched on again just after the first paint, or once the mode
+    built after it (open_mode_painting_first) is built."""
     headless = screenshot and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     if headless or os.environ.get("STATESIDE_QUIT_AFTER_PAINT"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -1136,10 +1137,11 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
         window.current.open_variant(variant)
     window.show()
     after_first_paint(window.board.viewport(), window.complete_menus)   # (if no mode has yet)
-    if resume_gc:
+    if resume_gc:   # once the mode left for after the first paint is built too (or none was left)
         import gc
 
-        after_first_paint(window.board.viewport(), gc.enable)
+        window.opened.connect(lambda _mode_id: gc.enable())
+        after_first_paint(window.board.viewport(), lambda: window._pending is None and gc.enable())
     if screenshot:
         # A mode may build part of itself after the map's first paint (the explorer's
         # panel); a screenshot shows the complete window.
