@@ -214,7 +214,29 @@ def cmd_app(argv: list[str], quick_exit: bool = False) -> int:
             gc.enable()
 
 
+def _usual_start(argv: list[str]):
+    """The arguments of the usual starts, none or `--mode NAME`, read without argparse:
+    building its parser costs start-up about 3 ms (it looks up translations of its own
+    messages). Anything else (None) goes to the parser, as before."""
+    import types
+
+    if not argv:
+        mode = None
+    elif len(argv) == 2 and argv[0] == "--mode" and argv[1] and not argv[1].startswith("-"):
+        mode = argv[1]
+    else:
+        return None
+    return types.SimpleNamespace(file=None, mode=mode, screenshot=None, size=None, map=None)
+
+
 def _app(argv: list[str], quick_exit: bool, resume_gc: bool) -> int:
+    args = _usual_start(argv)
+    if args is None:
+        args = _parse_app_args(argv)
+    return _app_checked(args, quick_exit, resume_gc)
+
+
+def _parse_app_args(argv: list[str]):
     parser = argparse.ArgumentParser(prog="stateside", description="Board games about the United States.",
                                      epilog="Other commands: stateside borders | selfplay | server | <game> ... "
                                             "(each takes --help)")
@@ -224,7 +246,10 @@ def _app(argv: list[str], quick_exit: bool, resume_gc: bool) -> int:
     parser.add_argument("--size", metavar="WxH", default=None, help="window size for --screenshot (default 1280x800)")
     parser.add_argument("--map", metavar="NAME", help="Carcassonne: start a game on this board (usa-west, usa-east, "
                                                       "usa or table); implies --mode carcassonne")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def _app_checked(args, quick_exit: bool, resume_gc: bool) -> int:
     if args.screenshot is not None and not args.screenshot.strip():
         return _fail("--screenshot: give the name of the PNG file to write")
     if args.file is not None and not os.path.isfile(args.file):
