@@ -175,16 +175,25 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget()
         self.setCentralWidget(self.stack)
         self.stack.setStyleSheet("QFrame#sidePanel { background: #f7f5ef; border-left: 1px solid #d8d2c4; }")
-        from stateside.app.history import HistoryKeeper  # Game > History: every finished game kept
-
         # Kept by the copy that owns the autosaves: two copies writing one index would lose games.
-        self.history = HistoryKeeper(self, config_dir() / "history" if self.autosaving else None)
+        self._history_folder = config_dir() / "history" if self.autosaving else None
+        self._history = None   # see history
         # Built before the first paint: built after it (tried for start-up) they saved no
         # measurable time, and the map jumped down under them a moment later.
         self._menus_complete = False
         self._build_chrome()
         if not defer_menus:
             self.complete_menus()
+
+    @property
+    def history(self):
+        """Game > History: every finished game kept (an app.history.HistoryKeeper), made on
+        first use: the first mode is built after the map's first paint, which need not wait."""
+        if self._history is None:
+            from stateside.app.history import HistoryKeeper
+
+            self._history = HistoryKeeper(self, self._history_folder)
+        return self._history
 
     def _build_chrome(self) -> None:
         """The game chooser, the menus and the status bar's first hint."""
@@ -1097,8 +1106,6 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
     app.setDesktopFileName("stateside")
     # a screenshot reads no settings, but the caches
     window = MainWindow(persist=not screenshot, caches=True, defer_menus=not screenshot)
-    if not screenshot:   # from the start: a signal during a slow start-up still saves and quits
-        _save_on_signals(window, app)
     if mode is not None and mode not in window.mode_ids():
         print(f"stateside: --mode: unknown mode {mode!r} (installed: {', '.join(window.mode_ids())})",
               file=sys.stderr)
@@ -1137,6 +1144,11 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
         window.current.open_variant(variant)
     window.show()
     after_first_paint(window.board.viewport(), window.complete_menus)   # (if no mode has yet)
+    # SIGTERM and Ctrl+C save and quit from just after the first paint, before the mode left
+    # for after it is built (watchers run in the reverse order of their installing): until
+    # then there is no game to save, and Python's own handling ends the process.
+    if not screenshot:
+        after_first_paint(window.board.viewport(), lambda: _save_on_signals(window, app))
     if resume_gc:   # once the mode left for after the first paint is built too (or none was left)
         import gc
 
@@ -1190,7 +1202,10 @@ def _end_process(window: MainWindow, code: int) -> None:
 def _save_on_signals(window: MainWindow, app: QApplication) -> None:
     """SIGTERM and Ctrl+C (SIGINT) close the window, which saves the game, and quit.
     Python runs signal handlers only between its own bytecodes, so a light timer
-    gives it the chance while Qt's event loop waits."""
+    gives it the chance while Qt's event loop waits. Once per window."""
+    if getattr(window, "_saves_on_signals", False):
+        return
+    window._saves_on_signals = True
     import signal
 
     def close(signum, _frame):
