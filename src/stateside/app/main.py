@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QToolBa
 from stateside import __version__
 from stateside.app.mode import GameMode
 from stateside.board.plain import literal
-from stateside.board.qt_lazy import TOOL_BUTTON_TEXT_ONLY, Qt
+from stateside.board.qt_lazy import TOOL_BUTTON_TEXT_ONLY, Qt, single_shot
 from stateside.board.view import BoardView
 from stateside.errors import DataError, StatesideError
 from stateside.games import GameInfo, discover_games, load_object
@@ -153,7 +153,7 @@ class MainWindow(QMainWindow):
         # Below this every mode's panels still fit (checked in tests/test_app_shell.py).
         self.setMinimumSize(*MINIMUM_SIZE)
         # Six PNGs to decode: after the first paint, which is what start-up waits for.
-        QTimer.singleShot(150, self, self._set_icon)   # with `self` as context: dropped if the window goes
+        single_shot(150, self, self._set_icon)   # with `self` as context: dropped if the window goes
         self.settings = QSettings(str(config_dir() / "settings.ini"), QSettings.IniFormat) if persist else None
         caches = persist if caches is None else caches
         if caches:   # e.g. the borders (see paths.cache_file)
@@ -1261,7 +1261,7 @@ def after_first_paint(widget: QWidget, then, fallback_ms: int = 500) -> None:
     # (and the start-up benchmark, which quits one turn after the paint, measures the map).
     watcher = _PaintWatcher(widget, lambda: QTimer.singleShot(0, widget, then))
     widget.installEventFilter(watcher)
-    QTimer.singleShot(fallback_ms, widget, then)
+    single_shot(fallback_ms, widget, then)
 
 
 

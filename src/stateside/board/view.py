@@ -21,6 +21,7 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QTimer, Signal
 # use, up to a millisecond each): the others are imported where they are used.
 from PySide6.QtGui import QColor, QCursor, QPainter, QPainterPath, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView, QWidget
+from shiboken6 import isValid
 
 from stateside.board.items import (
     INSET_FRAME,
@@ -622,7 +623,9 @@ class BoardView(QGraphicsView):
             # Two turns of the event loop after the first paint (as app.main.after_first_paint),
             # so that the frame is out first.
             self._first_painted = True
-            QTimer.singleShot(0, self, lambda: QTimer.singleShot(0, self, self._after_first_paint))
+            # (the first without a context object: choosing that overload sets up QMetaMethod,
+            # 0.3 ms of the first paint; the board may be gone by then, hence isValid)
+            QTimer.singleShot(0, lambda: isValid(self) and QTimer.singleShot(0, self, self._after_first_paint))
         if event.type() == QEvent.Leave:   # a state's tooltip must not outlive the pointer
             from PySide6.QtWidgets import QToolTip
 
