@@ -145,14 +145,16 @@ def bench_startup(runs: int, python: str = sys.executable) -> tuple[float, float
     return a, b, a / b
 
 
-def bench_modes(runs: int) -> None:
+def bench_modes(runs: int, maps_only: bool = False) -> None:
     """Each mode opened first (a person's last game is the one the app opens), as a ratio
     to the bare label started in the same round (the median of the rounds' ratios):
     - map: launch to painted, the map (Carcassonne: its table's colour) that the window
       paints before it builds the mode (MainWindow.open_mode_painting_first);
     - whole: launch to the mode's own paint once it is built, panels and all
       (STATESIDE_QUIT_AFTER_PAINT=panels);
-    - `--screenshot`: launch to exit (it builds the whole window and writes a PNG)."""
+    - `--screenshot`: launch to exit (it builds the whole window and writes a PNG).
+    `maps_only`: only the map runs (quicker). CPU time (user + system) is paired likewise:
+    steadier than wall time on a shared machine."""
     from stateside.app.main import EXPLORER
     from stateside.games import discover_games
 
@@ -165,22 +167,26 @@ def bench_modes(runs: int) -> None:
     for game in (EXPLORER, *discover_games()):
         cmd = [sys.executable, "-m", "stateside", "--mode", game.id]
         runs_of[f"{game.id} map"] = (cmd, env, True)
-        runs_of[f"{game.id} whole"] = (cmd, whole_env, True)
-    runs_of["--screenshot"] = ([sys.executable, "-m", "stateside", "--screenshot", shot], shot_env, False)
+        if not maps_only:
+            runs_of[f"{game.id} whole"] = (cmd, whole_env, True)
+    if not maps_only:
+        runs_of["--screenshot"] = ([sys.executable, "-m", "stateside", "--screenshot", shot], shot_env, False)
     time_process(bare_cmd, env)   # warm-up: caches and bytecode
     for cmd, e, painted in runs_of.values():
         time_process(cmd, e, painted=painted)
     times: dict[str, list[float]] = {name: [] for name in ["bare label", *runs_of]}
     ratios: dict[str, list[float]] = {name: [] for name in runs_of}
+    cpu_ratios: dict[str, list[float]] = {name: [] for name in runs_of}
     for _ in range(runs):   # a round: the bare label, then each mode, each paired with it
         for name, (cmd, e, painted) in runs_of.items():
             time_process(bare_cmd, env)
-            bare = PAINTED[-1]
+            bare, bare_cpu = PAINTED[-1], CPU[-1]
             times["bare label"].append(bare)
             wall = time_process(cmd, e, painted=painted)
             t = PAINTED[-1] if painted else wall
             times[name].append(t)
             ratios[name].append(t / bare)
+            cpu_ratios[name].append(CPU[-1] / bare_cpu)
     print(f"opening each mode first: launch to painted (--screenshot: to exit), ms min/median, and the "
           f"median of {runs} ratios to the bare label run just before")
     bare = times["bare label"]
@@ -189,7 +195,8 @@ def bench_modes(runs: int) -> None:
     for name in runs_of:
         ratio = statistics.median(ratios[name])
         print(f"  {name:24s} {min(times[name]) * 1000:5.0f} {statistics.median(times[name]) * 1000:5.0f}"
-              f"  ratio {ratio:.2f} (min {min(ratios[name]):.2f}; {ratio / explorer:.2f} of the explorer's map)")
+              f"  ratio {ratio:.2f} (min {min(ratios[name]):.2f}; {ratio / explorer:.2f} of the explorer's map)"
+              f"  CPU ratio {statistics.median(cpu_ratios[name]):.2f}")
 
 
 def median_ms(fn, repeat: int) -> float:
@@ -205,10 +212,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--modes", action="store_true", help="only the per-mode section (opening each mode first)")
+    parser.add_argument("--maps-only", action="store_true", help="in the per-mode section, only the maps' first paint")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     if args.modes:
-        bench_modes(args.runs)
+        bench_modes(args.runs, args.maps_only)
         return
 
     app_s, bare_s, ratio = bench_startup(args.runs)

@@ -7,7 +7,9 @@ import sys
 import textwrap
 
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtTest import QTest
 
 from stateside.app.main import DEFAULT_MARGINS, EXPLORER, MainWindow
 from stateside.games import game_by_id
@@ -76,12 +78,17 @@ def test_asking_for_the_mode_before_the_paint_builds_it_at_once(qtbot, tmp_path,
     window.close()
 
 
-def test_the_map_explorer_is_built_at_once(qtbot):
-    """It is built in a few milliseconds and fills its own panel after the first paint."""
+def test_the_map_explorer_too_is_built_after_the_first_paint(qtbot):
+    """Its frame's layout before the first paint cost about 10 ms: it waits as the games do."""
     window = MainWindow(persist=False)
     qtbot.addWidget(window)
     window.open_mode_painting_first(EXPLORER.id)
-    assert window._opening is None and EXPLORER.id in window.modes
+    assert window._opening is not None and window.modes == {}
+    assert window.stack.currentWidget() is window._opening and window._opening.view is window.board
+    window.show()
+    qtbot.waitUntil(lambda: EXPLORER.id in window.modes, timeout=5000)
+    assert window._opening is None and window.current is window.modes[EXPLORER.id]
+    assert window.board.isVisibleTo(window.current)
 
 
 def test_the_next_start_shows_the_map_where_the_mode_had_it(qtbot, tmp_path, monkeypatch):
@@ -176,3 +183,55 @@ def test_a_mode_named_on_the_command_line_that_cannot_open_exits_2(tmp_path):
     run = subprocess.run([sys.executable, "-c", BROKEN], env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 2
     assert "stateside: --mode ten-days: 10 Days in the USA could not be opened: no such panel" in run.stderr
+
+
+def _entries(menu) -> list:
+    return [(a.text(), [_entries(a.menu()) if a.menu() else None]) for a in menu.actions()]
+
+
+def test_menus_left_for_after_the_first_paint_end_as_the_others_and_their_shortcuts_are_there_at_once(qtbot):
+    """defer_menus (start-up): the titles and every action with a shortcut at once; the
+    settings entries (After your move, the turn sound, Animations) filled by complete_menus,
+    which the first paint, opening a game or opening the menu runs."""
+    plain = MainWindow(persist=False)
+    qtbot.addWidget(plain)
+    deferred = MainWindow(persist=False, defer_menus=True)
+    qtbot.addWidget(deferred)
+    titles = [a.text() for a in deferred.menuBar().actions()]
+    assert titles == [a.text() for a in plain.menuBar().actions()] == ["&Game", "&View", "&Help"]
+    keys = {a.text(): a.shortcuts() for a in deferred.findChildren(QAction) if a.shortcuts()}
+    assert keys == {a.text(): a.shortcuts() for a in plain.findChildren(QAction) if a.shortcuts()}
+    assert "&Undo" in keys and "&Replay\u2026" in keys and len(keys) >= 10 + len(plain.games)
+    assert not deferred._beat_menu.actions() and not hasattr(deferred, "act_turn_sound")
+    # and a shortcut works before the menu is complete (Qt finds the action through its menu)
+    with qtbot.waitActive(deferred):
+        deferred.show()
+        deferred.activateWindow()
+    replays = []
+    deferred.act_replay.triggered.disconnect()
+    deferred.act_replay.triggered.connect(lambda: replays.append(1))
+    QTest.keyClick(deferred.board, Qt.Key_R, Qt.ControlModifier)
+    assert replays == [1] and not hasattr(deferred, "act_turn_sound")
+    deferred.game_menu.aboutToShow.emit()   # the menu opened first
+    assert _entries(deferred.game_menu) == _entries(plain.game_menu)
+    assert _entries(deferred._motion_menu) == _entries(plain._motion_menu)
+    deferred.complete_menus()   # once: nothing is added twice
+    assert _entries(deferred.game_menu) == _entries(plain.game_menu)
+
+
+def test_the_map_explorer_s_map_does_not_move_when_it_is_built_even_the_first_time(qtbot):
+    """Never laid out before: its map where its panel (300 wide, a border at its left) leaves it."""
+    window = MainWindow(persist=False)
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.open_mode_painting_first(EXPLORER.id)
+    window.show()
+    qtbot.waitExposed(window)
+    before = window.board.mapTo(window, window.board.rect().topLeft()), window.board.size()
+    edge = window._opening.edge.geometry()
+    qtbot.waitUntil(lambda: EXPLORER.id in window.modes, timeout=5000)
+    qtbot.wait(1)
+    after = window.board.mapTo(window, window.board.rect().topLeft()), window.board.size()
+    assert after == before
+    panel = window.current.panel
+    assert edge.x() == panel.x() and edge.width() == 1 and panel.width() == 300

@@ -15,6 +15,7 @@ here prints a traceback for a mistake a person can fix.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 
@@ -195,6 +196,43 @@ SIZE_LIMITS = (320, 8192)   # pixels a side for --size
 
 
 def cmd_app(argv: list[str], quick_exit: bool = False) -> int:
+    # Python's cycle collector paused until the map has first painted and the mode is built
+    # (run_app resumes it): importing PySide6 and the app and building the window make
+    # hundreds of thousands of objects and little garbage, and the collector's passes over
+    # them cost start-up 10-20 ms. (Resumed here too if run_app returns before, as after a
+    # mistake on the command line.)
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        return _app(argv, quick_exit, resume_gc=gc_was_on)
+    finally:
+        if gc_was_on:
+            gc.enable()
+
+
+def _usual_start(argv: list[str]):
+    """The arguments of the usual starts, none or `--mode NAME`, read without argparse:
+    building its parser costs start-up about 3 ms (it looks up translations of its own
+    messages). Anything else (None) goes to the parser, as before."""
+    import types
+
+    if not argv:
+        mode = None
+    elif len(argv) == 2 and argv[0] == "--mode" and argv[1] and not argv[1].startswith("-"):
+        mode = argv[1]
+    else:
+        return None
+    return types.SimpleNamespace(file=None, mode=mode, screenshot=None, size=None, map=None)
+
+
+def _app(argv: list[str], quick_exit: bool, resume_gc: bool) -> int:
+    args = _usual_start(argv)
+    if args is None:
+        args = _parse_app_args(argv)
+    return _app_checked(args, quick_exit, resume_gc)
+
+
+def _parse_app_args(argv: list[str]):
     parser = argparse.ArgumentParser(prog="stateside", description="Board games about the United States.",
                                      epilog="Other commands: stateside borders | selfplay | server | <game> ... "
                                             "(each takes --help)")
@@ -204,7 +242,10 @@ def cmd_app(argv: list[str], quick_exit: bool = False) -> int:
     parser.add_argument("--size", metavar="WxH", default=None, help="window size for --screenshot (default 1280x800)")
     parser.add_argument("--map", metavar="NAME", help="Carcassonne: start a game on this board (usa-west, usa-east, "
                                                       "usa or table); implies --mode carcassonne")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def _app_checked(args, quick_exit: bool, resume_gc: bool) -> int:
     if args.screenshot is not None and not args.screenshot.strip():
         return _fail("--screenshot: give the name of the PNG file to write")
     if args.file is not None and not os.path.isfile(args.file):
@@ -234,7 +275,7 @@ def cmd_app(argv: list[str], quick_exit: bool = False) -> int:
     from stateside.app.main import run_app
 
     return run_app(mode=args.mode, screenshot=args.screenshot, size=size, open_file=args.file,
-                   quick_exit=quick_exit, variant=args.map)
+                   quick_exit=quick_exit, variant=args.map, resume_gc=resume_gc)
 
 
 def _looks_like_a_file(token: str) -> bool:

@@ -6,17 +6,17 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QSettings, QStandardPaths, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QColor, QKeySequence, QPalette
 
 # Dialogs are imported where they are used: PySide6 sets up each Qt class on first
 # access, and start-up should pay only for what the first window shows.
-from PySide6.QtWidgets import QApplication, QGraphicsView, QMainWindow, QStackedWidget, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QStackedWidget, QToolBar, QVBoxLayout, QWidget
 
 from stateside import __version__
 from stateside.app.mode import GameMode
 from stateside.board.plain import literal
-from stateside.board.qt_lazy import TOOL_BUTTON_TEXT_ONLY, Qt
+from stateside.board.qt_lazy import TOOL_BUTTON_TEXT_ONLY, Qt, single_shot
 from stateside.board.view import BoardView
 from stateside.errors import DataError, StatesideError
 from stateside.games import GameInfo, discover_games, load_object
@@ -31,6 +31,10 @@ SCREENSHOT_PNG_QUALITY = 80
 # Where a mode's main view sits (left, top, right, bottom margins) before it has been laid out once
 DEFAULT_MARGINS = (0, 0, 320, 0)
 PANEL_COLOUR = "#f7f5ef"   # the side panels' background (the stack's style sheet), also while a mode is built
+PANEL_EDGE = "#d8d2c4"     # the side panels' left border (the stack's style sheet)
+# The Map explorer's map, before it is first laid out: its panel (app/explorer.py) is 300 wide
+# on the right, with a 1-pixel border at its left (shown too while it is built: see _Opening).
+EXPLORER_MARGINS = (0, 0, 300, 0)
 EXPLORER = GameInfo(
     id="explorer", title="Map explorer", summary="Click a state for its facts and neighbours.",
     mode="stateside.app.explorer:ExplorerMode", order=90,
@@ -42,6 +46,8 @@ def config_dir() -> Path:
     override = os.environ.get("STATESIDE_CONFIG_DIR")
     if override:
         return Path(override)
+    from PySide6.QtCore import QStandardPaths
+
     return Path(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation) or Path.home() / ".stateside")
 
 
@@ -51,6 +57,24 @@ def shortcuts(key: str | QKeySequence.StandardKey) -> list[QKeySequence] | QKeyS
     sets up the whole Qt namespace, which start-up leaves until after the first paint
     (see board/qt_lazy.py)."""
     return key if isinstance(key, QKeySequence.StandardKey) else [QKeySequence(key)]
+
+
+def new_action(text: str, parent: QObject) -> QAction:
+    """QAction(text, parent) without its overloads: to choose between them PySide6 sets up
+    QIcon (one of them takes an icon), about 1 ms of start-up before the first paint."""
+    action = QAction(parent)
+    action.setText(text)
+    return action
+
+
+def new_menu(parent_menu, title: str):
+    """parent_menu.addMenu(title) (a QMenuBar or a QMenu) without setting up QIcon (see
+    new_action): the menu made on its own, then added."""
+    from PySide6.QtWidgets import QMenu
+
+    menu = QMenu(title, parent_menu)
+    parent_menu.addMenu(menu)
+    return menu
 
 
 def app_icon():
@@ -69,7 +93,10 @@ class _Opening(QWidget):
     screen is its own table that table's colour, where the mode will put its main view
     (the margins it had the last time), and the panels' colour around it."""
 
-    def __init__(self, board: BoardView, margins: tuple[int, int, int, int], table_colour: str | None):
+    def __init__(self, board: BoardView, margins: tuple[int, int, int, int], table_colour: str | None,
+                 panel_edge: bool = False):
+        """`panel_edge`: the side panel's border at the left of the right margin, as the
+        Map explorer's panel has it (a plain widget: no style sheet before the first paint)."""
         super().__init__()
         self.setObjectName("openingMode")
         _fill(self, PANEL_COLOUR)
@@ -81,6 +108,16 @@ class _Opening(QWidget):
             self.view = QWidget()
             _fill(self.view, table_colour)
         lay.addWidget(self.view)
+        self.right_margin = margins[2]
+        self.edge: QWidget | None = None
+        if panel_edge and self.right_margin > 0:
+            self.edge = QWidget(self)
+            _fill(self.edge, PANEL_EDGE)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.edge is not None:
+            self.edge.setGeometry(self.width() - self.right_margin, 0, 1, self.height())
 
 
 def _fill(widget: QWidget, colour: str) -> None:
@@ -95,9 +132,12 @@ class MainWindow(QMainWindow):
     # A mode opened with open_mode_painting_first is built and shown (its id).
     opened = Signal(str)
 
-    def __init__(self, *, persist: bool = True, caches: bool | None = None):
+    def __init__(self, *, persist: bool = True, caches: bool | None = None, defer_menus: bool = False):
         """`caches` (as `persist` unless given): keep what is worked out from the bundled
-        data (the map's shapes, the borders) in the settings folder, and read it back."""
+        data (the map's shapes, the borders) in the settings folder, and read it back.
+        `defer_menus`: the menus' settings entries (After your move, the turn sound,
+        Animations) are filled by complete_menus, which start-up runs after the first
+        paint; every action with a keyboard shortcut is made at once."""
         super().__init__()
         self.persist = persist   # off for --screenshot: no settings read or written, no autosave
         self.notices: list[str] = []   # messages that wait for the player (see notify)
@@ -113,7 +153,7 @@ class MainWindow(QMainWindow):
         # Below this every mode's panels still fit (checked in tests/test_app_shell.py).
         self.setMinimumSize(*MINIMUM_SIZE)
         # Six PNGs to decode: after the first paint, which is what start-up waits for.
-        QTimer.singleShot(150, self, self._set_icon)   # with `self` as context: dropped if the window goes
+        single_shot(150, self, self._set_icon)   # with `self` as context: dropped if the window goes
         self.settings = QSettings(str(config_dir() / "settings.ini"), QSettings.IniFormat) if persist else None
         caches = persist if caches is None else caches
         if caches:   # e.g. the borders (see paths.cache_file)
@@ -135,13 +175,25 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget()
         self.setCentralWidget(self.stack)
         self.stack.setStyleSheet("QFrame#sidePanel { background: #f7f5ef; border-left: 1px solid #d8d2c4; }")
-        from stateside.app.history import HistoryKeeper  # Game > History: every finished game kept
-
         # Kept by the copy that owns the autosaves: two copies writing one index would lose games.
-        self.history = HistoryKeeper(self, config_dir() / "history" if self.autosaving else None)
+        self._history_folder = config_dir() / "history" if self.autosaving else None
+        self._history = None   # see history
         # Built before the first paint: built after it (tried for start-up) they saved no
         # measurable time, and the map jumped down under them a moment later.
+        self._menus_complete = False
         self._build_chrome()
+        if not defer_menus:
+            self.complete_menus()
+
+    @property
+    def history(self):
+        """Game > History: every finished game kept (an app.history.HistoryKeeper), made on
+        first use: the first mode is built after the map's first paint, which need not wait."""
+        if self._history is None:
+            from stateside.app.history import HistoryKeeper
+
+            self._history = HistoryKeeper(self, self._history_folder)
+        return self._history
 
     def _build_chrome(self) -> None:
         """The game chooser, the menus and the status bar's first hint."""
@@ -154,7 +206,7 @@ class MainWindow(QMainWindow):
         self.chooser_group = QActionGroup(self)
         self.chooser_group.setExclusive(True)
         for n, game in enumerate(self.games, 1):
-            act = QAction(game.title, self)
+            act = new_action(game.title, self)
             act.setCheckable(True)
             act.setToolTip(f"{game.title} ({game.players})\n{game.summary}" if game.players else game.summary)
             act.setShortcuts(shortcuts(f"Alt+{n}"))
@@ -175,7 +227,7 @@ class MainWindow(QMainWindow):
             "QToolBar#gameChooser QToolButton:disabled { color: #9fb0c8; font-style: italic; }"
         )
         # The first-run offer: shown beside the chooser until a game's tutorial was taken or declined.
-        self.act_learn_offer = QAction("Learn to play\u2026", self)
+        self.act_learn_offer = new_action("Learn to play\u2026", self)
         self.act_learn_offer.setObjectName("learnOffer")
         self.act_learn_offer.setToolTip("A short guided first game (Help > Learn to play)")
         self.act_learn_offer.triggered.connect(
@@ -200,14 +252,15 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- menus
     def _build_menus(self) -> None:
         def action(menu, text, slot, shortcut=None):
-            a = QAction(text, self)
+            a = new_action(text, self)
             if shortcut:
                 a.setShortcuts(shortcuts(shortcut))
             a.triggered.connect(slot)
             menu.addAction(a)
             return a
 
-        game = self.menuBar().addMenu("&Game")
+        bar = self.menuBar()
+        game = new_menu(bar, "&Game")
         self.act_new = action(game, "&New game\u2026", self.new_game, QKeySequence.New)
         self.act_open = action(game, "&Open saved game\u2026", self.open_file, QKeySequence.Open)
         self.act_save = action(game, "&Save game as\u2026", self.save_file, QKeySequence.Save)
@@ -216,20 +269,24 @@ class MainWindow(QMainWindow):
         self.act_replay = action(game, "&Replay\u2026", self.replay, "Ctrl+R")
         game.addSeparator()
         self.act_undo = action(game, "&Undo", self.undo, QKeySequence.Undo)
-        self._build_beat_menu(game)
-        self._build_turn_cue(game)
+        # Their titles now (the menus look the same from the start), their entries by
+        # complete_menus: reading their settings, finding out whether sound can play and
+        # importing the animations cost start-up about 2 ms. None has a shortcut.
+        self._beat_menu = new_menu(game, "After your &move")
         self.mode_menu_separator = game.addSeparator()   # the active game's own actions follow
         self.mode_menu_actions: list[QAction] = []
         game.addSeparator()
         action(game, "&Quit", self.close, QKeySequence.Quit)
         self.game_menu = game
-        view = self.menuBar().addMenu("&View")
+        view = new_menu(bar, "&View")
         action(view, "Zoom &in", lambda: self.board.zoom_by(1.25), QKeySequence.ZoomIn)
         action(view, "Zoom &out", lambda: self.board.zoom_by(0.8), QKeySequence.ZoomOut)
         action(view, "&Fit map to window", self.board.fit, "Ctrl+0")
         view.addAction(self.chooser.toggleViewAction())
-        self._build_motion_menu(view)
-        helpm = self.menuBar().addMenu("&Help")
+        self._motion_menu = new_menu(view, "&Animations")
+        for menu in (game, view):   # should one open before complete_menus has run
+            menu.aboutToShow.connect(self.complete_menus)
+        helpm = new_menu(bar, "&Help")
         action(helpm, "&Rules of this game", self.show_rules, QKeySequence.HelpContents)
         self.act_learn = action(helpm, "&Learn to play\u2026", lambda: self.learn_to_play(
             self.current.game_id if self.current else None), "Ctrl+Shift+L")
@@ -239,10 +296,16 @@ class MainWindow(QMainWindow):
     BEATS = (("Computers answer at once", 0), ("Computers wait 1.5 s (Ctrl+Z takes your move back)", 1500),
              ("Computers wait 3 s", 3000))
 
-    def _build_beat_menu(self, game) -> None:
-        from PySide6.QtGui import QActionGroup
+    def complete_menus(self) -> None:
+        """The menu entries that __init__ may leave for after the first paint (once)."""
+        if self._menus_complete:
+            return
+        self._menus_complete = True
+        self._build_beat_menu(self._beat_menu)
+        self._build_turn_cue(self.game_menu)
+        self._build_motion_menu(self._motion_menu)
 
-        menu = game.addMenu("After your &move")
+    def _build_beat_menu(self, menu) -> None:
         group = QActionGroup(self)
         stored = self.settings.value("undo_beat_ms") if self.settings is not None else None
         try:
@@ -270,13 +333,12 @@ class MainWindow(QMainWindow):
         self.act_turn_sound.setChecked(self.cue.sound)
         self.act_turn_sound.setToolTip("When it becomes your turn while the window is in the background")
         self.act_turn_sound.toggled.connect(self.cue.set_sound)
-        game.addAction(self.act_turn_sound)
+        game.insertAction(self.mode_menu_separator, self.act_turn_sound)
 
-    def _build_motion_menu(self, view) -> None:
+    def _build_motion_menu(self, menu) -> None:
         """View > Animations: how fast pieces move into place (Off: they appear at once)."""
         from stateside.board.motion import SPEEDS, Motion
 
-        menu = view.addMenu("&Animations")
         group = QActionGroup(self)
         stored = self.settings.value("animation_ms") if self.settings is not None else None
         try:
@@ -453,14 +515,16 @@ class MainWindow(QMainWindow):
         ends with exit code 2 (as before it would have shown no window), where the last
         game used falls back to the Map explorer."""
         info = next((g for g in self.games if g.id == mode_id), None)
-        # Nothing to gain for the Map explorer (built in about 3 ms; it fills its panel after
-        # the first paint itself), a mode built already, or a window showing one.
-        if (info is None or mode_id == EXPLORER.id or mode_id in self.modes or self._current is not None
+        # Nothing to gain for a mode built already, or a window showing one. The Map explorer
+        # comes this way too: built in about 3 ms, but laying out and polishing its panel's
+        # frame before the first paint cost about 10 ms more.
+        if (info is None or mode_id in self.modes or self._current is not None
                 or self._pending is not None):
             self.open_mode(mode_id)   # the usual way (and its errors)
             return
         self._pending = (mode_id, asked)
-        self._opening = _Opening(self.board, self._remembered_margins(mode_id), info.table_colour)
+        self._opening = _Opening(self.board, self._remembered_margins(mode_id), info.table_colour,
+                                 panel_edge=mode_id == EXPLORER.id)
         self.stack.addWidget(self._opening)
         self.stack.setCurrentWidget(self._opening)
         self.chooser_actions[mode_id].setChecked(True)
@@ -494,16 +558,17 @@ class MainWindow(QMainWindow):
         """Where the mode had its main view the last time (left, top, right, bottom margins
         within the mode), so that the map shown before the panels does not move when they
         come. The first time, or if the setting is not four numbers in range, a side panel's
-        width on the right (as most modes have)."""
+        width on the right (as most modes have; the Map explorer's own)."""
+        default = EXPLORER_MARGINS if mode_id == EXPLORER.id else DEFAULT_MARGINS
         value = self.settings.value(f"layout/{mode_id}") if self.settings is not None else None
         # (an ini file's unquoted "a,b,c,d" reads back as a list)
         parts = value if isinstance(value, (list, tuple)) else str(value).split(",")
         try:
             margins = tuple(int(v) for v in parts)
         except (TypeError, ValueError):
-            return DEFAULT_MARGINS
+            return default
         if len(margins) != 4 or not all(0 <= m <= 4000 for m in margins):
-            return DEFAULT_MARGINS
+            return default
         return margins   # type: ignore[return-value]
 
     def _remember_layout(self, mode: GameMode | None) -> None:
@@ -511,6 +576,9 @@ class MainWindow(QMainWindow):
         such as Carcassonne's table) for the next start (see _remembered_margins)."""
         if self.settings is None or mode is None or not mode.isVisible():
             return
+        from PySide6.QtCore import QPoint
+        from PySide6.QtWidgets import QGraphicsView
+
         views = [v for v in (self.board, *mode.findChildren(QGraphicsView)) if v.isVisibleTo(mode)]
         if not views:
             return
@@ -527,6 +595,8 @@ class MainWindow(QMainWindow):
             raise StatesideError(f"unknown mode {mode_id!r} (installed: {', '.join(self.mode_ids())})")
         if self.current is not None and self.current.game_id == mode_id:
             return self.current
+        if info.rules:   # a game: its turn cue, the computers' beat and the animations' speed (the
+            self.complete_menus()   # Map explorer has none of them, and is built before the first paint)
         mode = self.modes.get(mode_id)
         if mode is None:
             self._check_data(info)
@@ -1008,10 +1078,14 @@ def _first_mode(window: MainWindow, requested: str | None) -> str:
 
 
 def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[int, int] | None = None,
-            open_file: str | None = None, quick_exit: bool = False, variant: str | None = None) -> int:
+            open_file: str | None = None, quick_exit: bool = False, variant: str | None = None,
+            resume_gc: bool = False) -> int:
     """The app's window until it is closed (or the screenshot written); the exit code.
     With `quick_exit` (the `stateside` command) the process ends there and then. `variant`:
-    a new game of `mode` on this board (the mode's open_variant; `stateside --map`)."""
+    a new game of `mode` on this board (the mode's open_variant; `stateside --map`).
+    `resume_gc`: the caller paused Python's garbage collector for start-up (the `stateside`
+    command does): it is switched on again just after the first paint, or once the mode
+    built after it (open_mode_painting_first) is built."""
     headless = screenshot and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     if headless or os.environ.get("STATESIDE_QUIT_AFTER_PAINT"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -1030,9 +1104,8 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
     app.setApplicationDisplayName(APP_NAME)
     app.setOrganizationName(APP_NAME)
     app.setDesktopFileName("stateside")
-    window = MainWindow(persist=not screenshot, caches=True)   # a screenshot reads no settings, but the caches
-    if not screenshot:   # from the start: a signal during a slow start-up still saves and quits
-        _save_on_signals(window, app)
+    # a screenshot reads no settings, but the caches
+    window = MainWindow(persist=not screenshot, caches=True, defer_menus=not screenshot)
     if mode is not None and mode not in window.mode_ids():
         print(f"stateside: --mode: unknown mode {mode!r} (installed: {', '.join(window.mode_ids())})",
               file=sys.stderr)
@@ -1070,6 +1143,17 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
             not window.game_in_progress(window.current) or window.confirm_discard(f"Start a game on {variant}?")):
         window.current.open_variant(variant)
     window.show()
+    after_first_paint(window.board.viewport(), window.complete_menus)   # (if no mode has yet)
+    # SIGTERM and Ctrl+C save and quit from just after the first paint, before the mode left
+    # for after it is built (watchers run in the reverse order of their installing): until
+    # then there is no game to save, and Python's own handling ends the process.
+    if not screenshot:
+        after_first_paint(window.board.viewport(), lambda: _save_on_signals(window, app))
+    if resume_gc:   # once the mode left for after the first paint is built too (or none was left)
+        import gc
+
+        window.opened.connect(lambda _mode_id: gc.enable())
+        after_first_paint(window.board.viewport(), lambda: window._pending is None and gc.enable())
     if screenshot:
         # A mode may build part of itself after the map's first paint (the explorer's
         # panel); a screenshot shows the complete window.
@@ -1118,7 +1202,10 @@ def _end_process(window: MainWindow, code: int) -> None:
 def _save_on_signals(window: MainWindow, app: QApplication) -> None:
     """SIGTERM and Ctrl+C (SIGINT) close the window, which saves the game, and quit.
     Python runs signal handlers only between its own bytecodes, so a light timer
-    gives it the chance while Qt's event loop waits."""
+    gives it the chance while Qt's event loop waits. Once per window."""
+    if getattr(window, "_saves_on_signals", False):
+        return
+    window._saves_on_signals = True
     import signal
 
     def close(signum, _frame):
@@ -1174,7 +1261,7 @@ def after_first_paint(widget: QWidget, then, fallback_ms: int = 500) -> None:
     # (and the start-up benchmark, which quits one turn after the paint, measures the map).
     watcher = _PaintWatcher(widget, lambda: QTimer.singleShot(0, widget, then))
     widget.installEventFilter(watcher)
-    QTimer.singleShot(fallback_ms, widget, then)
+    single_shot(fallback_ms, widget, then)
 
 
 

@@ -6,24 +6,21 @@ y downwards). Items know nothing of any game.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
+# Only what the map's first paint needs: PySide6 sets up each class on first use (with
+# its enums, up to a millisecond), and the board builds the states from its shape cache,
+# which holds the label paths already laid out in the label font.
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import (
-    QBrush,
-    QColor,
-    QFont,
-    QFontMetricsF,
-    QPainter,
-    QPainterPath,
-    QPainterPathStroker,
-    QPen,
-    QPolygonF,
-)
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
 
 # The states and tabs paint without Qt's enums (see qt_lazy); tokens and paths come later.
 from stateside.board.plain import literal
 from stateside.board.qt_lazy import Qt, pen, solid
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QStyleOptionGraphicsItem
 
 # The board's palette: a printed-map look, calm enough for game pieces to stand out.
 SEA = QColor("#d6e6ee")
@@ -34,9 +31,13 @@ HOVER_OUTLINE = QColor("#1d3557")
 # Five soft colours; neighbouring states get different ones (greedy colouring of the borders).
 STATE_COLOURS = [QColor(c) for c in ("#e9d8a6", "#cfe1b9", "#f4c7a1", "#c9d7ea", "#e5c1cd")]
 
-LABEL_FONT = QFont("DejaVu Sans", 9)
-LABEL_FONT.setBold(True)
-LABEL_FONT.setPointSizeF(8.5)
+# The states' labels. Made here, when the module is imported, as always: the app imports
+# it before it makes its QApplication, and a QFont made before that is sized at another
+# resolution (made after it, the labels' letters come out a little different).
+LABEL_FAMILY, LABEL_POINTS, LABEL_BOLD = "DejaVu Sans", 8.5, True   # (the board's shape cache key)
+LABEL_FONT = QFont(LABEL_FAMILY, 9)
+LABEL_FONT.setBold(LABEL_BOLD)
+LABEL_FONT.setPointSizeF(LABEL_POINTS)
 TAB_FONT = LABEL_FONT   # the tabs' codes are the labels' paths (code_path)
 LABEL_BRUSH = solid(LABEL)
 DIMMED_LABEL_BRUSH = solid(QColor("#8a8f94"))
@@ -49,6 +50,8 @@ TAB_OUTLINE = pen(QColor("#7b8b96"), 1.0)
 def text_path(font: QFont, text: str, centre: QPointF) -> QPainterPath:
     """`text` as a path, centred on `centre` as drawText(rect, Qt.AlignCenter) centres
     it (painted with fillPath: see qt_lazy)."""
+    from PySide6.QtGui import QFontMetricsF
+
     metrics = QFontMetricsF(font)
     path = QPainterPath()
     path.addText(QPointF(centre.x() - metrics.horizontalAdvance(text) / 2,
@@ -76,6 +79,8 @@ def known_code_paths(paths: dict[str, QPainterPath]) -> None:
 def polygons_path(polygons) -> QPainterPath:
     """A QPainterPath of polygons given as rings of (x, y); holes cut out by the odd-even
     rule (a QPainterPath's own)."""
+    from PySide6.QtGui import QPolygonF
+
     path = QPainterPath()
     for polygon in polygons:
         for ring in polygon:
@@ -267,6 +272,8 @@ class TokenItem(QGraphicsItem):
         return QRectF(-s / 2 - 2, -s / 2 - 2, s + 4, s + 4)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
+        from PySide6.QtGui import QPolygonF
+
         painter.setRenderHint(QPainter.Antialiasing)
         s = self.size
         painter.setPen(QPen(QColor("#1b1b1b"), 1.0))
@@ -331,6 +338,8 @@ class PathItem(QGraphicsPathItem):
         self.setZValue(8)
         if tooltip:
             self.setToolTip(literal(tooltip))   # plain text: it may name a player
+        from PySide6.QtGui import QPainterPathStroker
+
         stroker = QPainterPathStroker()
         stroker.setWidth(max(width, 8.0))   # easy to hover for its tooltip
         self._hover_shape = stroker.createStroke(path)

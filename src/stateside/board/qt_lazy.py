@@ -13,6 +13,7 @@ tests/test_startup.py checks the values against Qt's and that start-up keeps cle
 """
 from __future__ import annotations
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QBrush, QColor, QPalette, QPen
 
 ALIGN_CENTER = 0x0084           # Qt.AlignCenter (drawText's flags are an int)
@@ -54,3 +55,17 @@ def pen(colour: QColor, width: float = 0.0) -> QPen:
     p.setColor(colour)
     p.setWidthF(width)
     return p
+
+
+def single_shot(ms: int, context, then) -> None:
+    """QTimer.singleShot(ms, context, then) for an `ms` above 0: `then` once, after `ms`,
+    unless `context` (a QObject) is gone first, without its overloads (to choose between
+    them PySide6 sets up QMetaMethod and its enums: 0.3 ms, and start-up calls it before the
+    first paint). Not for 0 ms: Qt runs a zero singleShot as a posted call, not a timer, and
+    the order of what follows the first paint depends on it."""
+    timer = QTimer(context)
+    timer.setSingleShot(True)
+    timer.setInterval(ms)
+    timer.timeout.connect(then)
+    timer.timeout.connect(timer.deleteLater)
+    timer.start()

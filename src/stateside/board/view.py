@@ -13,24 +13,21 @@ import re
 import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QTimer, Signal
-from PySide6.QtGui import QColor, QCursor, QKeyEvent, QPainter, QPainterPath, QTransform
-from PySide6.QtWidgets import (
-    QGraphicsItem,
-    QGraphicsItemGroup,
-    QGraphicsRectItem,
-    QGraphicsScene,
-    QGraphicsView,
-    QLabel,
-    QPinchGesture,
-    QToolTip,
-    QWidget,
-)
+
+# Only what the map's first paint needs at the top (PySide6 sets up each class on first
+# use, up to a millisecond each): the others are imported where they are used.
+from PySide6.QtGui import QColor, QCursor, QPainter, QPainterPath, QTransform
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView, QWidget
+from shiboken6 import isValid
 
 from stateside.board.items import (
     INSET_FRAME,
-    LABEL_FONT,
+    LABEL_BOLD,
+    LABEL_FAMILY,
+    LABEL_POINTS,
     SEA,
     STATE_COLOURS,
     TOKEN_SIZE,
@@ -43,9 +40,14 @@ from stateside.board.items import (
     known_code_paths,
     polygons_path,
 )
-from stateside.board.motion import Motion
 from stateside.board.qt_lazy import SCROLL_BAR_ALWAYS_OFF, STRONG_FOCUS, Qt, pen, solid
 from stateside.paths import resource
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtWidgets import QGraphicsItemGroup, QLabel
+
+    from stateside.board.motion import Motion
 
 # Small states drawn with a callout tab, as printed boards do: roughly north to south, in
 # the order in which no two leader lines cross (found once by trying every order; RI before
@@ -61,7 +63,7 @@ ZOOM_STEP = 1.25
 MAX_ZOOM = 8.0
 TYPE_RESET_MS = 4500   # typed letters are forgotten after this long without a key
 TAB_TOKEN_ROOM = 2 * TOKEN_SIZE + 10
-SHAPE_CACHE_FORMAT = 2   # bump when what _write_shape_cache stores changes
+SHAPE_CACHE_FORMAT = 3   # bump when what _write_shape_cache stores changes
 
 
 class _Shape:
@@ -81,12 +83,13 @@ def _cache_key() -> str:
     """The atlas file's size and time, the Qt that wrote the paths and the label font
     asked for: a cache written from another atlas, by another Qt or for another font is
     not read. (Not the font file Qt finds for it: asking costs as much as the cache
-    saves; a font installed since is seen when the atlas or PySide6 changes.)"""
+    saves; a font installed since is seen when the atlas or PySide6 changes. Nor a QFont's
+    description: making the QFont costs start-up a millisecond, and Qt's version is in.)"""
     import PySide6
 
     st = os.stat(_atlas_file())
     return (f"stateside-board-shapes {SHAPE_CACHE_FORMAT} {st.st_size} {st.st_mtime_ns} {PySide6.__version__} "
-            f"{LABEL_FONT.toString()}")
+            f"{LABEL_FAMILY},{LABEL_POINTS:g}{',bold' if LABEL_BOLD else ''}")
 
 
 def _shapes_from_atlas(atlas) -> list[_Shape]:
@@ -210,7 +213,7 @@ class BoardView(QGraphicsView):
         self._tokens: dict[object, TokenItem] = {}
         self._paths: dict[object, PathItem] = {}
         self._layers: dict[str, QGraphicsItemGroup] = {}
-        self.motion = Motion(self)   # pieces slide into place (View > Animations)
+        self._motion: Motion | None = None   # made on first use (see motion)
         self._was_at: dict[object, tuple] = {}   # a token's last place (and mid-move?), by key
         self._last_marks: dict[object, list] = {}   # each seat's last move, ringed (mark_last)
         self._key_counter = itertools.count(1)
@@ -218,11 +221,35 @@ class BoardView(QGraphicsView):
         self._press_pos = None
         self._typed = ""
         self._type_timer = QTimer(self, singleShot=True, interval=TYPE_RESET_MS, timeout=self._clear_typed)
-        self._type_label = QLabel(self)
-        self._type_label.setStyleSheet(
-            "background: rgba(29,53,87,215); color: white; padding: 4px 8px; border-radius: 4px;")
-        self._type_label.hide()
+        self._type_label_made: QLabel | None = None   # made when a letter is first typed
         self._build()
+
+    @property
+    def motion(self) -> Motion:
+        """Pieces slide into place (View > Animations); made on first use, after the map's
+        first paint (importing the animations costs start-up about 2 ms)."""
+        if self._motion is None:
+            from stateside.board.motion import Motion
+
+            self._motion = Motion(self)
+        return self._motion
+
+    def _finish_motion(self) -> None:
+        if self._motion is not None:   # (none made yet: nothing moves)
+            self._motion.finish()
+
+    @property
+    def _type_label(self) -> QLabel:
+        """What has been typed so far (see keyPressEvent); a style sheet is costly before
+        the first paint, and most starts type nothing."""
+        if self._type_label_made is None:
+            from PySide6.QtWidgets import QLabel
+
+            label = self._type_label_made = QLabel(self)
+            label.setStyleSheet(
+                "background: rgba(29,53,87,215); color: white; padding: 4px 8px; border-radius: 4px;")
+            label.hide()
+        return self._type_label_made
 
     @property
     def atlas(self):
@@ -405,8 +432,10 @@ class BoardView(QGraphicsView):
     def _let_go(self, token) -> None:
         """Before a token leaves the scene (a redraw), its place is remembered: one drawn
         again with its key goes on from there (a move under way carries on)."""
-        self._was_at[token.key] = (token.pos(), self.motion.moving(token))
-        self.motion.stop(token)
+        motion = self._motion   # none yet: nothing has moved
+        self._was_at[token.key] = (token.pos(), motion is not None and motion.moving(token))
+        if motion is not None:
+            motion.stop(token)
 
     def tokens_on(self, code: str) -> list:
         return [k for k, t in self._tokens.items() if t.code == code]
@@ -435,7 +464,8 @@ class BoardView(QGraphicsView):
             self._place(token, QPointF(x, y))
 
     def _place(self, token, at: QPointF) -> None:
-        if not self.motion.retarget(token, at):   # a moving token lands on its new place
+        # a moving token lands on its new place
+        if self._motion is None or not self._motion.retarget(token, at):
             token.setPos(at)
 
     # ---------------------------------------------------------------- last moves
@@ -457,7 +487,7 @@ class BoardView(QGraphicsView):
     def forget_places(self) -> None:
         """A new game on the board: its pieces do not slide from the last game's places,
         and no last move of that game stays ringed."""
-        self.motion.finish()
+        self._finish_motion()
         self.clear_tokens()   # the mode draws the new game's own
         self._was_at.clear()
         self.clear_last_marks()
@@ -495,6 +525,8 @@ class BoardView(QGraphicsView):
 
     # ---------------------------------------------------------------- layers
     def layer(self, name: str, z: float = 50) -> QGraphicsItemGroup:
+        from PySide6.QtWidgets import QGraphicsItemGroup
+
         group = self._layers.get(name)
         if group is None:
             group = QGraphicsItemGroup()
@@ -507,13 +539,14 @@ class BoardView(QGraphicsView):
     def remove_layer(self, name: str) -> None:
         group = self._layers.pop(name, None)
         if group is not None:
-            self.motion.land(group.childItems())   # nothing in it moves any more
+            if self._motion is not None:
+                self._motion.land(group.childItems())   # nothing in it moves any more
         if group is not None:
             self.scene().removeItem(group)
 
     def reset_overlays(self) -> None:
         """Back to the plain map: what a mode leaves when it hands the board on."""
-        self.motion.finish()
+        self._finish_motion()
         self.clear_fills()
         self.clear_highlight()
         self.clear_dimmed()
@@ -590,10 +623,16 @@ class BoardView(QGraphicsView):
             # Two turns of the event loop after the first paint (as app.main.after_first_paint),
             # so that the frame is out first.
             self._first_painted = True
-            QTimer.singleShot(0, self, lambda: QTimer.singleShot(0, self, self._after_first_paint))
+            # (the first without a context object: choosing that overload sets up QMetaMethod,
+            # 0.3 ms of the first paint; the board may be gone by then, hence isValid)
+            QTimer.singleShot(0, lambda: isValid(self) and QTimer.singleShot(0, self, self._after_first_paint))
         if event.type() == QEvent.Leave:   # a state's tooltip must not outlive the pointer
+            from PySide6.QtWidgets import QToolTip
+
             QToolTip.hideText()
         if event.type() == QEvent.Gesture:
+            from PySide6.QtWidgets import QPinchGesture
+
             pinch = event.gesture(Qt.PinchGesture)
             if isinstance(pinch, QPinchGesture):
                 self.zoom_by(pinch.scaleFactor())
@@ -607,7 +646,7 @@ class BoardView(QGraphicsView):
 
     # ---------------------------------------------------------------- input
     def mousePressEvent(self, event) -> None:
-        self.motion.finish()   # input never waits for a move on the map
+        self._finish_motion()   # input never waits for a move on the map
         self._press_pos = event.position()
         super().mousePressEvent(event)
 
@@ -615,6 +654,8 @@ class BoardView(QGraphicsView):
         super().mouseMoveEvent(event)
         # Qt keeps an item's tooltip up until the pointer has moved well away, even out over
         # the sea: hide it as soon as the pointer is no longer on what it describes.
+        from PySide6.QtWidgets import QToolTip
+
         if QToolTip.isVisible():
             here = next((i.toolTip() for i in self.items(event.position().toPoint()) if i.toolTip()), "")
             if here != QToolTip.text():
@@ -636,7 +677,7 @@ class BoardView(QGraphicsView):
         self.stateHovered.emit(code)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        self.motion.finish()
+        self._finish_motion()
         key, text = event.key(), event.text()
         if key in (Qt.Key_Plus, Qt.Key_Equal):
             self.zoom_by(ZOOM_STEP)
