@@ -141,3 +141,18 @@ def test_the_usual_starts_read_their_arguments_as_the_parser_does():
     for argv in (["--mode=america"], ["--mo", "america"], ["--mode", "-x"], ["--mode", ""], ["game.json"],
                  ["--mode", "america", "--size", "800x600"], ["--screenshot", "a.png"], ["--mode"]):
         assert _usual_start(argv) is None
+
+
+def test_the_games_are_found_in_a_folder_and_in_a_desktop_binarys_archive(monkeypatch):
+    """The registry lists the game packages from their folders without pkgutil (start-up);
+    in a frozen binary the packages live in its archive, where only pkgutil sees them: both
+    ways find the same games (the binary once found none and offered only the Map explorer)."""
+    import sys
+
+    import stateside.games as games
+    from stateside.registry import _subpackages
+
+    from_folders = _subpackages(games.__path__)
+    assert {"america", "carcassonne", "game_of_the_states", "scrambled_states", "ten_days"} <= set(from_folders)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert sorted(_subpackages(games.__path__)) == sorted(from_folders)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from functools import cache
 from typing import Any
 
@@ -121,6 +122,10 @@ def _subpackages(path) -> list[str]:
     without importing pkgutil before the first paint (about 2 ms). A path entry that is no
     folder (a zip file) is left to pkgutil."""
     names: list[str] = []
+    if getattr(sys, "frozen", False):   # a desktop binary: the packages are in its archive, not its folders
+        import pkgutil
+
+        return [m.name for m in pkgutil.iter_modules(path) if m.ispkg]
     for folder in path:
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
