@@ -22,7 +22,8 @@ counts the moments the shared machine gave to other processes) and how late thei
 loop woke at worst. Each phase also prints the CPU milliseconds per player turn of the
 referee (or the floor), the nats-server and the players over the measured window: CPU time
 hardly depends on the machine's load, so `--cpu` (seating and instant players only, about
-a minute with --quick) is the figure to compare while working on the referee; `--profile
+a minute with --quick) is the figure to compare while working on the referee (the players'
+processes collect as a referee's does, see Collector; `--plain-gc` for Python's defaults); `--profile
 DIR` writes cProfile files (CPU time) of the referees and the players. The last six lines
 are the figures:
 
@@ -523,6 +524,15 @@ if __name__ == "__main__":
     main(a)
 
 
+# 2026-12-02 02:54 and 02:59 UTC (orjson reading in the clients, a private table's turns off
+# the public subject, the players' processes collecting as a referee's does), load 1.8-2.0
+# -> 1.5-1.7: turns/s ratio 0.70 (4294, 3018) and 0.52 (7393, 3860); CPU per turn of every
+# process 0.225 / 0.393 ms (0.57) and 0.250 / 0.448 (0.56); p50 1.20, 1.06; p99 1.34, 1.59;
+# longest collection 12.9, 13.3 ms of CPU; seating 1.46, 0.74 s; takeover 18.3, 18.6 ms.
+# --cpu back to back, 02:56-02:57, load 1.5 -> 3.1: the players 0.215 ms a turn on main
+# d73d557, 0.181 here (referee 0.152 / 0.156, nats-server 0.071 / 0.072; the floor's side
+# 0.232 / 0.221 ms in all); the CPU ratio 0.53 -> 0.54. See benchmarks/ONLINE.md.
+#
 # Notes, issue 23 item 3 (this branch; the whole story in benchmarks/ONLINE.md). --quick,
 # 2026-12-02, every process at nice 10:
 # 02:07 UTC, load 6.9 -> 6.1: floor 2089 turns/s, referee 1936 (0.93; CPU per turn of every
