@@ -22,7 +22,8 @@ counts the moments the shared machine gave to other processes) and how late thei
 loop woke at worst. Each phase also prints the CPU milliseconds per player turn of the
 referee (or the floor), the nats-server and the players over the measured window: CPU time
 hardly depends on the machine's load, so `--cpu` (seating and instant players only, about
-a minute with --quick) is the figure to compare while working on the referee; `--profile
+a minute with --quick) is the figure to compare while working on the referee (the players'
+processes collect as a referee's does, see Collector; `--plain-gc` for Python's defaults); `--profile
 DIR` writes cProfile files (CPU time) of the referees and the players. The last six lines
 are the figures:
 
@@ -192,12 +193,56 @@ async def worker(job: dict) -> dict:
     tasks = [asyncio.ensure_future(r) for r in runs]
     await asyncio.sleep(max(0.0, start_at - loop.time()))
     latencies.clear()   # what was measured while the others were still connecting is dropped
+    collector = Collector(job.get("freeze", True))
     cpu0 = time.process_time()
     await asyncio.sleep(max(0.0, stop_at - loop.time()))
     cpu = time.process_time() - cpu0   # the players' CPU over the measured window only
+    collector.stop()
     done = await asyncio.gather(*tasks, return_exceptions=True)
     errors = [type(d).__name__ for d in done if isinstance(d, BaseException)]
-    return {"turns": len(latencies), "latencies": latencies, "errors": errors, "cpu_s": cpu}
+    return {"turns": len(latencies), "latencies": latencies, "errors": errors, "cpu_s": cpu,
+            "gc_s": collector.cpu_s}
+
+
+class Collector:
+    """A players' process stands in for the clients of 100 people, each of whom would have a
+    process and a heap of their own: here one full collection scans all 100 clients' logs
+    and observations (measured, 200 instant tables: 0.67 of the referee players' 3.65 s of
+    CPU, 18%, against 1% for the floor's players, which keep nothing). So, for floor and
+    referee alike, the players' processes collect as a referee's does (online.referee:
+    survivors frozen every second, a young collection every 10,000 allocations), and the
+    collector's CPU time is counted (printed with the players' CPU). `--plain-gc` keeps
+    Python's defaults."""
+
+    def __init__(self, freeze: bool):
+        import gc
+
+        self.gc, self.cpu_s, self._t = gc, 0.0, 0.0
+        self._task = None
+        if freeze:
+            from stateside.online.referee import FREEZE_EVERY_S, GC_YOUNG_OBJECTS
+
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(GC_YOUNG_OBJECTS, *gc.get_threshold()[1:])
+
+            async def again():
+                while True:
+                    await asyncio.sleep(FREEZE_EVERY_S)
+                    gc.freeze()
+            self._task = asyncio.ensure_future(again())
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, _info: dict) -> None:
+        if phase == "start":
+            self._t = time.process_time()
+        else:
+            self.cpu_s += time.process_time() - self._t
+
+    def stop(self) -> None:
+        self.gc.callbacks.remove(self._on_gc)
+        if self._task is not None:
+            self._task.cancel()
 
 
 def cpu_seconds(pid: int) -> float:
@@ -229,7 +274,7 @@ def run_workers(job: dict, seats: list, workers: int, servers: dict | None = Non
     before = {name: cpu_seconds(pid) for name, pid in servers.items()}
     time.sleep(job["seconds"])
     cpu = {name: cpu_seconds(pid) - before[name] for name, pid in servers.items()}
-    out = {"turns": 0, "latencies": [], "errors": [], "cpu": {**cpu, "players": 0.0}}
+    out = {"turns": 0, "latencies": [], "errors": [], "cpu": {**cpu, "players": 0.0}, "gc_s": 0.0}
     for p in procs:
         stdout, _ = p.communicate(timeout=job["warmup"] + job["seconds"] + 120)
         r = json.loads(stdout.strip().splitlines()[-1])
@@ -237,12 +282,15 @@ def run_workers(job: dict, seats: list, workers: int, servers: dict | None = Non
         out["latencies"] += r["latencies"]
         out["errors"] += r["errors"]
         out["cpu"]["players"] += r["cpu_s"]
+        out["gc_s"] += r["gc_s"]
     return out
 
 
 def cpu_per_turn(r: dict) -> str:
-    """Each process's CPU per player turn, in ms."""
-    return ", ".join(f"{name} {1000 * s / max(1, r['turns']):.3f}" for name, s in r["cpu"].items())
+    """Each process's CPU per player turn, in ms (the players' collector's share of theirs)."""
+    turns = max(1, r["turns"])
+    return ", ".join(f"{name} {1000 * s / turns:.3f}" for name, s in r["cpu"].items()) \
+        + f" (their collector {1000 * r['gc_s'] / turns:.3f})"
 
 
 def pct(values: list, q: float) -> float:
@@ -367,7 +415,7 @@ def main(args) -> None:
         print(f"  seating: {2 * args.tables} seats issued through the lobby in {seating_s:.2f} s"
               + (f" ({len(LOST)} requests unanswered and made again: {LOST[0]})" if LOST else ""), flush=True)
         floor_seats = [(f"F{i:05d}", s) for i in range(args.tables) for s in (0, 1)]
-        base = {"seconds": phase_s, "warmup": 3.0, "profile": args.profile}
+        base = {"seconds": phase_s, "warmup": 3.0, "profile": args.profile, "freeze": not args.plain_gc}
         results = {}
         paces = (("instant", 0.0),) if args.cpu else (("instant", 0.0), ("paced", args.think))
         for pace, think in paces:
@@ -467,6 +515,8 @@ if __name__ == "__main__":
     parser.add_argument("--think", type=float, default=2.0, help="people's mean think time, seconds")
     parser.add_argument("--cpu", action="store_true",
                         help="seating and instant players only, and the referee's CPU per turn")
+    parser.add_argument("--plain-gc", action="store_true",
+                        help="the players' processes keep Python's collector defaults (see Collector)")
     parser.add_argument("--profile", metavar="DIR",
                         help="cProfile (CPU time) of the referees and the players into DIR (slower)")
     a = parser.parse_args()
@@ -474,6 +524,15 @@ if __name__ == "__main__":
     main(a)
 
 
+# 2026-12-02 02:54 and 02:59 UTC (orjson reading in the clients, a private table's turns off
+# the public subject, the players' processes collecting as a referee's does), load 1.8-2.0
+# -> 1.5-1.7: turns/s ratio 0.70 (4294, 3018) and 0.52 (7393, 3860); CPU per turn of every
+# process 0.225 / 0.393 ms (0.57) and 0.250 / 0.448 (0.56); p50 1.20, 1.06; p99 1.34, 1.59;
+# longest collection 12.9, 13.3 ms of CPU; seating 1.46, 0.74 s; takeover 18.3, 18.6 ms.
+# --cpu back to back, 02:56-02:57, load 1.5 -> 3.1: the players 0.215 ms a turn on main
+# d73d557, 0.181 here (referee 0.152 / 0.156, nats-server 0.071 / 0.072; the floor's side
+# 0.232 / 0.221 ms in all); the CPU ratio 0.53 -> 0.54. See benchmarks/ONLINE.md.
+#
 # Notes, issue 23 item 3 (this branch; the whole story in benchmarks/ONLINE.md). --quick,
 # 2026-12-02, every process at nice 10:
 # 02:07 UTC, load 6.9 -> 6.1: floor 2089 turns/s, referee 1936 (0.93; CPU per turn of every

@@ -856,13 +856,16 @@ class Referee:
     async def _publish_entries(self, table: Table, entries: list[dict]) -> None:
         """A turn's entries (its action and the automatic ones it brought) in one message to
         the public subject and one to each seat (the entries as it may see them, then its
-        observation and legal moves after the last)."""
+        observation and legal moves after the last). A private table's turns skip the public
+        subject: nobody may watch it, and each seat reads more in its own update (a third of
+        the messages a turn that nobody read)."""
         code, views = table.code, table.views
         to_move, status = table.match.state.current_player(), table.status
         publish = self.nc.publish
-        await publish(P.public_subject(code), P.encode(
-            {"type": "entries", "table": code, "n": table.n, "to_move": to_move,
-             "entries": [views[e["n"]][1] for e in entries]}))
+        if table.public:
+            await publish(P.public_subject(code), P.encode(
+                {"type": "entries", "table": code, "n": table.n, "to_move": to_move,
+                 "entries": [views[e["n"]][1] for e in entries]}))
         for s in table.joined:
             update = self._seat_update(table, s, None, to_move, status)
             update["entries"] = [views[e["n"]][0][s] for e in entries]
