@@ -17,7 +17,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
 from stateside.app.mode import GameMode
-from stateside.app.turns import LogLinks
+from stateside.app.turns import LogLinks, OnTable
 from stateside.engine.match import Match
 from stateside.engine.protocol import State
 from stateside.errors import SaveError
@@ -28,7 +28,7 @@ ONLINE_NO_PAUSE = ("An online race cannot be paused: the table's clock runs for 
                    "Game \u203a Leave the online table to stop.")
 
 
-class RealtimeMode(LogLinks, GameMode):
+class RealtimeMode(OnTable, LogLinks, GameMode):
     rules: type[State]    # the game's State class (set by the subclass)
     plays_online = True   # Game > Play online... seats a person at an online table here
     replays = True        # Game > Replay... steps through a saved game here
@@ -43,26 +43,6 @@ class RealtimeMode(LogLinks, GameMode):
         self.make_log_and_replay_bar()
 
     # ---------------------------------------------------------------- what is on show
-    @property
-    def match(self) -> Match | None:
-        """The match on show (a replay: the game at the move shown)."""
-        return self.play_table.match
-
-    @property
-    def game(self):
-        return self.match.state if self.match is not None else None
-
-    @property
-    def replaying(self) -> Match | None:
-        """The whole match a replay steps through."""
-        return self.play_table.replaying
-
-    @property
-    def online(self):
-        """The session of the online table on show (None: none)."""
-        source = self.play_table.online
-        return source.session if source is not None else None
-
     @property
     def online_sent(self) -> list:
         """Our moves sent to the online table, not yet confirmed: (round, action JSON)."""

@@ -201,7 +201,33 @@ class LogLinks:
         self.replay_bar.closed.connect(self.stop_replay)
 
 
-class TurnBasedMode(LogLinks, GameMode):
+class OnTable:
+    """What a mode over a play Table (`self.play_table`) has on show: the turn-based and
+    the real-time frames alike."""
+    play_table: Table
+
+    @property
+    def match(self) -> Match | None:
+        """The match on show (a replay: the game at the move shown)."""
+        return self.play_table.match
+
+    @property
+    def game(self):
+        return self.match.state if self.match is not None else None
+
+    @property
+    def replaying(self) -> Match | None:
+        """The whole match a replay steps through (None: no replay on show)."""
+        return self.play_table.replaying
+
+    @property
+    def online(self):
+        """The online session this screen plays at (its seat, table), or None."""
+        source = self.play_table.online
+        return source.session if source is not None else None
+
+
+class TurnBasedMode(OnTable, LogLinks, GameMode):
     """The Qt driver of a play.Table and its play.TurnFlow: it shows what the flow says
     (a pass screen, the score table) and runs the one timer the flow asks for. A game's
     mode fills in the hooks below; it never runs its own timer for computer turns, and
@@ -230,20 +256,6 @@ class TurnBasedMode(LogLinks, GameMode):
 
     # ------------------------------------------------------------------ what is on show
     @property
-    def match(self) -> Match | None:
-        """The match on show (a replay: the game at the move shown)."""
-        return self.play_table.match
-
-    @property
-    def game(self):
-        return self.match.state if self.match is not None else None
-
-    @property
-    def replaying(self) -> Match | None:
-        """The whole match a replay steps through (None: no replay on show)."""
-        return self.play_table.replaying
-
-    @property
     def viewer(self) -> int | None:
         """The seat whose private view is on screen."""
         return self.flow.viewer
@@ -262,12 +274,6 @@ class TurnBasedMode(LogLinks, GameMode):
         """What the seat on screen may know now (play.SeatView: its observation, its exact
         legal actions, the log in its words, online moves pending and the table's note)."""
         return self.play_table.view(self.viewer)
-
-    @property
-    def online(self):
-        """The online session this screen plays at (its seat, table), or None."""
-        source = self.play_table.online
-        return source.session if source is not None else None
 
     @property
     def online_unconfirmed(self) -> int:
