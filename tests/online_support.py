@@ -1,6 +1,8 @@
-"""What the app's online tests share: a real nats-server with a referee in its own thread
-(as `stateside server` runs one). Import the `server` fixture by name:
-`from online_support import RefereeThread, server  # noqa: F401`."""
+"""What the online tests share: a real nats-server with a referee in its own thread (as
+`stateside server` runs one). Import the `server` fixture by name:
+`from online_support import RefereeThread, server  # noqa: F401`. A test file that starts
+its own referees takes a bare server for the whole module instead:
+`server = bare_server_per_module()`, and `pytestmark = NEEDS_NATS`."""
 from __future__ import annotations
 
 import asyncio
@@ -9,7 +11,10 @@ import threading
 import pytest
 
 from stateside.online.referee import Referee
-from stateside.online.server import NatsServer
+from stateside.online.server import NatsServer, find_nats_server
+
+NEEDS_NATS = pytest.mark.skipif(find_nats_server() is None,
+                                reason="nats-server is not installed (pip install '.[online]')")
 
 
 class RefereeThread:
@@ -37,6 +42,16 @@ def server(tmp_path):
     yield srv
     ref.stop()
     srv.stop()
+
+
+def bare_server_per_module():
+    """A `server` fixture: one nats-server with JetStream and no referee for a test module."""
+    @pytest.fixture(scope="module")
+    def server(tmp_path_factory):
+        srv = NatsServer(tmp_path_factory.mktemp("nats")).start()
+        yield srv
+        srv.stop()
+    return server
 
 
 def two_at_one_table(qtbot, a, sa, b, sb, game, kinds, names, options=None, seed=None) -> None:

@@ -26,21 +26,14 @@ from stateside.online.referee import Limits, Referee  # noqa: E402
 from stateside.online.server import (  # noqa: E402
     NatsServer,
     ServerError,
-    find_nats_server,
     free_port,
     referee_credentials,
     referee_urls,
 )
+from online_support import NEEDS_NATS, bare_server_per_module  # noqa: E402
 
-pytestmark = pytest.mark.skipif(find_nats_server() is None,
-                                reason="nats-server is not installed (pip install '.[online]')")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = NatsServer(tmp_path_factory.mktemp("nats")).start()
-    yield srv
-    srv.stop()
+pytestmark = NEEDS_NATS
+server = bare_server_per_module()
 
 
 @pytest.fixture

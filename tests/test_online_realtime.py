@@ -20,21 +20,16 @@ nats = pytest.importorskip("nats", reason="online play needs nats-py (pip instal
 
 from stateside.online import client as C  # noqa: E402
 from stateside.online.referee import Referee  # noqa: E402
-from stateside.online.server import NatsServer, find_nats_server  # noqa: E402
+from online_support import NEEDS_NATS, bare_server_per_module  # noqa: E402
 
-pytestmark = pytest.mark.skipif(find_nats_server() is None,
-                                reason="nats-server is not installed (pip install '.[online]')")
+pytestmark = NEEDS_NATS
 
 # Short games: three cards win, a quarter second between rounds, rounds of at most 3 s.
 SHORT = {"target": 3, "round_pause_ms": 250, "round_limit_ms": 3000}
 CARDS = load_cards()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = NatsServer(tmp_path_factory.mktemp("nats")).start()
-    yield srv
-    srv.stop()
+server = bare_server_per_module()
 
 
 def answer(obs: dict) -> list:

@@ -14,17 +14,10 @@ nats = pytest.importorskip("nats", reason="online play needs nats-py (pip instal
 from stateside.online import client as C  # noqa: E402
 from stateside.online import protocol as P  # noqa: E402
 from stateside.online.referee import Referee  # noqa: E402
-from stateside.online.server import NatsServer, find_nats_server  # noqa: E402
+from online_support import NEEDS_NATS, bare_server_per_module  # noqa: E402
 
-pytestmark = pytest.mark.skipif(find_nats_server() is None,
-                                reason="nats-server is not installed (pip install '.[online]')")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = NatsServer(tmp_path_factory.mktemp("nats")).start()
-    yield srv
-    srv.stop()
+pytestmark = NEEDS_NATS
+server = bare_server_per_module()
 
 
 def run(server, body):

@@ -17,17 +17,11 @@ from stateside.online import auth as A  # noqa: E402
 from stateside.online import client as C  # noqa: E402
 from stateside.online import protocol as P  # noqa: E402
 from stateside.online.referee import Referee  # noqa: E402
-from stateside.online.server import NatsServer, find_nats_server  # noqa: E402
+from stateside.online.server import NatsServer  # noqa: E402
+from online_support import NEEDS_NATS, bare_server_per_module  # noqa: E402
 
-pytestmark = pytest.mark.skipif(find_nats_server() is None,
-                                reason="nats-server is not installed (pip install '.[online]')")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = NatsServer(tmp_path_factory.mktemp("nats")).start()
-    yield srv
-    srv.stop()
+pytestmark = NEEDS_NATS
+server = bare_server_per_module()
 
 
 async def sign_in(server, key, jwt, errors=None, **options):
