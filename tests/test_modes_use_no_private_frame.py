@@ -127,7 +127,7 @@ def _probes(tree: ast.AST) -> list[ast.Call]:
 
 
 def test_the_shell_reads_declared_capabilities_not_probes():
-    """app/online.py and app/replay.py, and the main window's class, ask a mode what it
+    """app/online.py, app/replay.py and app/history.py, and the main window's class, ask a mode what it
     declares (GameMode.plays_online, replays, turn_cue, match, online...), never hasattr."""
     from stateside.app.mode import GameMode
     from stateside.app.turns import TurnBasedMode
@@ -137,7 +137,7 @@ def test_the_shell_reads_declared_capabilities_not_probes():
     assert len(_probes(ast.parse("hasattr(mode, 'start_replay')\ngetattr(self, 'x', 1)"))) == 1   # the scan sees one
     app = SRC / "app"
     found = []
-    for name in ("online.py", "replay.py"):
+    for name in ("online.py", "replay.py", "history.py"):
         tree = ast.parse((app / name).read_text(encoding="utf-8"))
         found += [f"app/{name}:{c.lineno}" for c in _probes(tree)   # (not the window's own parts)
                   if not (isinstance(c.args[0], ast.Name) and c.args[0].id == "window")

@@ -44,15 +44,12 @@ class HistoryKeeper(QObject):
         mode.changed.connect(lambda m=mode: self._changed(m))
 
     def _changed(self, mode) -> None:
-        match = getattr(mode, "match", None)
-        if match is None or getattr(mode, "replaying", None) is not None:
+        match = mode.match
+        if match is None or mode.replaying is not None:
             return
-        online = getattr(mode, "online", None)
+        online = mode.online
         if not match.is_over():
-            if online is not None:
-                people = [online.seat]
-            else:
-                people = list(mode.people()) if hasattr(mode, "people") else match.humans()
+            people = [online.seat] if online is not None else list(mode.people())
             self._playing[mode.game_id] = (weakref.ref(match), people, online is not None)
             return
         if online is not None:
@@ -76,7 +73,7 @@ class HistoryKeeper(QObject):
         best = max(returns) if returns else 0
         winners = [i for i, r in enumerate(returns) if r == best and best > 0] if len(set(returns)) > 1 else []
         scores = list(state.scores()) if state.spec.has_scores else None
-        body = mode.save_state() if hasattr(mode, "save_state") else None
+        body = mode.save_state()
         if not isinstance(body, dict) or body.get("seed") != match.seed:
             body = match.to_json()
         entry = make_entry(body, names=list(match.names), people=people, winners=winners, scores=scores,

@@ -118,6 +118,10 @@ class GameMode(QWidget):
         """The game as JSON-able data, or None when there is nothing to save."""
         return None
 
+    def people(self) -> list[int]:
+        """The seats played by people at this screen (online: only ours)."""
+        return self.match.humans() if self.match is not None else []
+
     def load_state(self, state: dict) -> None:
         """Replace the current game by a saved one. Raise SaveError (stateside.errors)
         with a clear message if `state` is malformed, leaving the current game untouched."""
