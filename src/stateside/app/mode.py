@@ -122,6 +122,21 @@ class GameMode(QWidget):
         """The seats played by people at this screen (online: only ours)."""
         return self.match.humans() if self.match is not None else []
 
+    # ---------------------------------------------------------------- for a tutorial
+    def start_tutorial(self, match) -> None:
+        """Put a tutorial's match on screen (a game that plays matches says how)."""
+        raise NotImplementedError(f"{self.title} plays no tutorial")
+
+    def is_human_turn(self) -> bool:
+        """A person here may act now (real time: at any moment)."""
+        return True
+
+    def hold_for_reading(self) -> None:
+        """A tutorial's step is on screen: a running clock stops while it is read."""
+
+    def schedule(self) -> None:
+        """Move the game on as far as it goes without a person (computers, the clock)."""
+
     def load_state(self, state: dict) -> None:
         """Replace the current game by a saved one. Raise SaveError (stateside.errors)
         with a clear message if `state` is malformed, leaving the current game untouched."""

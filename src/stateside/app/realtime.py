@@ -88,6 +88,13 @@ class RealtimeMode(OnTable, LogLinks, GameMode):
     def running(self) -> bool:
         return self.flow.running
 
+    def start_tutorial(self, match: Match) -> None:
+        self.start_game(match)   # the mode's own start, with the clock stopped
+
+    def hold_for_reading(self) -> None:
+        if self.running:
+            self.pause()
+
     @property
     def started(self) -> bool:
         return self.flow.started

@@ -441,6 +441,9 @@ class TurnBasedMode(OnTable, LogLinks, GameMode):
     def is_human_turn(self) -> bool:
         return self.flow.is_human_turn()
 
+    def start_tutorial(self, match: Match) -> None:
+        self.install(match)
+
     def schedule(self) -> None:
         """Move the game on as far as it goes without a person, then draw it; `turn_came`
         when that makes it a person's turn here."""

@@ -148,15 +148,12 @@ class TutorialRun(QObject):
         self.match = tutorial.match()
         self.box = TutorialBox(mode, self.next_pressed, self.leave)
         self.ring = _Ring(mode)
-        if getattr(mode, "online", None) is not None:   # the referee keeps the online game
+        if mode.online is not None:   # the referee keeps the online game
             mode.leave_online(restore=False)
         mode.installEventFilter(self)
         mode.action_guard = self.guard
         mode.changed.connect(self._changed)
-        if hasattr(mode, "install"):
-            mode.install(self.match)
-        else:   # real time (Scrambled States): the mode's own start, with the clock stopped
-            mode.start_game(self.match)
+        mode.start_tutorial(self.match)
         self.show_step()
 
     # ------------------------------------------------------------------ steps
@@ -178,8 +175,7 @@ class TutorialRun(QObject):
         self.box.next.setText("Play on" if last else "Next")
         self.box.next.setToolTip("End the tutorial: the game goes on against the computer (Ctrl+Shift+Enter)"
                                  if last else "The next step (Ctrl+Shift+Enter)")
-        if getattr(self.mode, "running", False):   # real time: the clock is held while a step is read
-            self.mode.pause()
+        self.mode.hold_for_reading()   # real time: the clock is held while a step is read
         self._place()
         self.box.show()
         self.box.raise_()
@@ -286,8 +282,7 @@ class TutorialRun(QObject):
 
     def _ready(self) -> bool:
         """Is it the person's turn again (the computers have moved)? Real time: at once."""
-        turn = getattr(self.mode, "is_human_turn", None)
-        return turn is None or turn() or self.mode.match is None or self.mode.match.is_over()
+        return self.mode.is_human_turn() or self.mode.match is None or self.mode.match.is_over()
 
     def highlight_none(self) -> None:
         self.mode.board.remove_layer(LAYER)
@@ -307,7 +302,7 @@ class TutorialRun(QObject):
     def _changed(self) -> None:
         if self.finished:
             return
-        if self.mode.match is not self.match and getattr(self.mode, "replaying", None) is None:
+        if self.mode.match is not self.match and self.mode.replaying is None:
             self.leave(quiet=True)   # a new game or a loaded one replaced the tutorial's
             return
         # Ctrl+Z took a step's action back: that step again.
@@ -335,8 +330,7 @@ class TutorialRun(QObject):
         self._stop()
         self.tutorial.hand_over(self.match)
         self.mode.status.emit("Tutorial done: the game is yours to finish against the computer.")
-        if hasattr(self.mode, "schedule"):
-            self.mode.schedule()
+        self.mode.schedule()
         if self.on_end:
             self.on_end(self)
 
@@ -345,8 +339,7 @@ class TutorialRun(QObject):
             return
         if self.mode.match is self.match:   # the game stays: the computers play their seats
             self.tutorial.hand_over(self.match)
-            if hasattr(self.mode, "schedule"):
-                self.mode.schedule()
+            self.mode.schedule()
         self._stop()
         if not quiet:
             self.mode.status.emit("Tutorial left: the game goes on (Help > Learn to play starts it again).")
