@@ -323,3 +323,69 @@ def test_a_revocation_another_referee_pushed_over_is_pushed_again(server):
     a, b, right_after, final = asyncio.run(go())
     assert a not in right_after and b in right_after   # the race happened
     assert {a, b} <= final
+
+
+def test_a_seat_outlives_its_jwt_and_a_stranger_cannot_renew_it(server):
+    """A seat's JWT lives a few hours; a game may last longer, or its player come back after
+    it expired. Here seats live 3 s: one seat renews before its JWT expires, the other's
+    connection is cut off at the expiry (as if its machine slept through the renewal) and
+    comes back by itself, as does a spectator's; both then play on, watched. A stranger asking to renew a taken seat with
+    its own key is refused, and with the seat's public key gets only a JWT it cannot use."""
+    async def go():
+        authorizer = A.JwtAuthorizer(server.trust, server.url, lifetime_s=3.0)
+        ref = Referee(server.referee_url(), authorizer=authorizer)
+        await ref.start()
+        guest = server.guest_url()
+        try:
+            host = await C.host_table(guest, "ten-days", ["human", "human"], public=True)
+            a = await C.SeatClient(guest, await C.join_table(guest, host["table"], 0)).connect()
+            b = await C.SeatClient(guest, await C.join_table(guest, host["table"], 1)).connect()
+            watcher = await C.Spectator(guest, host["table"]).connect()
+            watcher_nc = watcher.nc
+            b._renewal.cancel()   # b sleeps through its renewal
+            first_jwt, b_jwt, b_nc = a.credentials["jwt"], b.credentials["jwt"], b.nc
+            deadline = time.monotonic() + 15
+            while (a.credentials["jwt"] == first_jwt or b.credentials["jwt"] == b_jwt
+                   or watcher.nc is watcher_nc) and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            # a stranger: its own key for a taken seat; then the seat's public key with its own nonce
+            stranger = None
+            try:
+                await C.join_table(guest, host["table"], 0)
+            except C.OnlineError as e:
+                stranger = str(e)
+            renewed = await C._lobby(guest, P.LOBBY_JOIN, {"type": "join", "table": host["table"], "seat": 0,
+                                                          "user_key": a.user})
+            thief = await refused(server, A.new_key("user"), renewed["jwt"])
+            moves = []
+            while len(set(moves)) < 2 and len(moves) < 60:   # both seats play on, past their first JWTs
+                mover = a if a.my_turn() else b
+                at = mover.n
+                await mover.act(mover.legal[0])
+                while mover.n == at:
+                    await mover.wait_change(10)
+                moves.append(mover.seat)
+                while not (a.my_turn() or b.my_turn()):
+                    await asyncio.sleep(0.01)
+            out = {"renewed": a.credentials["jwt"] != first_jwt, "b cut off": str(b_nc.last_error).lower(),
+                   "b revived": b.credentials["jwt"] != b_jwt and b.nc is not b_nc,
+                   "stranger": stranger, "thief": thief, "moves": moves,
+                   "renewals": ref.stats["renewals"], "b open": not b.nc.is_closed}
+            while watcher.n < a.n and time.monotonic() < deadline + 10:   # the spectator watches again, too
+                await watcher.wait_change(10)
+            out["watched"] = (watcher.n, a.n, str(watcher_nc.last_error).lower())
+            await watcher.close()
+            await a.close()
+            await b.close()
+            return out
+        finally:
+            await ref.stop()
+            await authorizer.close()
+    out = asyncio.run(go())
+    assert out["renewed"] and out["b revived"] and out["b open"], out
+    assert "authentication expired" in out["b cut off"]   # b was cut off by the server, and came back
+    assert out["renewals"] >= 3, out   # a's before its expiry, b's after, the stranger's probe
+    assert out["stranger"] and "taken" in out["stranger"]
+    assert out["thief"] and "authorization" in out["thief"]
+    assert sorted(set(out["moves"])) == [0, 1]
+    assert out["watched"][0] == out["watched"][1] and "authentication expired" in out["watched"][2]

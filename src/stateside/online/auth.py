@@ -387,7 +387,9 @@ class JwtAuthorizer:
         jwt = encode_jwt(self.trust.keys["seat_signing"], user_claims(
             user_key, name, self.trust.pub["seats"], pub, sub, expires=time.time() + self.lifetime_s,
             limits=limits))
-        self.issued.setdefault(table, []).append(user_key)
+        users = self.issued.setdefault(table, [])
+        if user_key not in users:   # (a seat's renewal: the same key again)
+            users.append(user_key)
         now = time.time()
         self._issued_at[table] = now
         if len(self._issued_at) > 1000 and len(self._issued_at) % 1000 == 1:

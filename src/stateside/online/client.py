@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import math
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +27,7 @@ class OnlineError(RuntimeError):
     """The referee refused a lobby request, or the server could not be reached."""
 
 
+RENEW_RETRY_S = 30.0      # a renewal that failed (server or referee away) is tried again after this
 OBSERVED_KEPT = 200       # the observations kept, one per entry: enough for any batch a screen catches up on
 
 
@@ -171,6 +174,7 @@ class Spectator:
         self.end: dict | None = None
         self.left: list[dict] = []
         self.nc = None
+        self._closing = False
         self._changed = asyncio.Event()
 
     @property
@@ -181,17 +185,33 @@ class Spectator:
         first = await watch_table(self.guest_url, self.table)
         self._take(first)
         if self.end is None:
+            nc = None
+
+            async def on_closed():
+                # the server cut us off for good (a spectator's JWT expires as a seat's does,
+                # A.SEAT_LIFETIME_S): watch again, with new credentials, unless we closed
+                if nc is self.nc and not self._closing and self.end is None and self.status != "closed":
+                    asyncio.get_running_loop().create_task(self._watch_again())
             try:
-                self.nc = await nats.connect(server_address(self.guest_url), name=f"stateside-watch-{self.table}",
-                                             error_cb=_quiet, max_reconnect_attempts=-1, reconnect_time_wait=0.2,
-                                             **connect_options(first))
+                nc = await nats.connect(server_address(self.guest_url), name=f"stateside-watch-{self.table}",
+                                        error_cb=_quiet, closed_cb=on_closed, max_reconnect_attempts=-1,
+                                        reconnect_time_wait=0.2, **connect_options(first))
             except Exception as e:   # nats-py raises several kinds
                 raise OnlineError(f"cannot watch table {self.table}: the server refused the spectator's "
                                   f"credentials ({e or type(e).__name__})") from None
+            self.nc = nc
             await self.nc.subscribe(P.public_subject(self.table), cb=self._on_public)
             await self.nc.flush()
             await self.catch_up()   # what happened between the first read and the subscription
         return self
+
+    async def _watch_again(self) -> None:
+        while not self._closing and self.end is None:
+            try:
+                await self.connect()
+                return
+            except OnlineError:   # the server or the referee away for now
+                await asyncio.sleep(RENEW_RETRY_S)
 
     async def catch_up(self) -> None:
         while True:
@@ -243,6 +263,7 @@ class Spectator:
         await asyncio.wait_for(self._changed.wait(), timeout)
 
     async def close(self) -> None:
+        self._closing = True
         if self.nc is not None and not self.nc.is_closed:
             await self.nc.close()
 
@@ -276,40 +297,122 @@ class SeatClient:
         self.nc = None
         self._changed = asyncio.Event()
         self._synced = False
+        self._closing = False                  # close() was called: nothing is renewed or revived
+        self._renewal: asyncio.Task | None = None
 
     @property
     def n(self) -> int:
         return len(self.entries)
 
     async def connect(self) -> SeatClient:
+        self.nc = await self._open()
+        await self.sync()
+        self._renewal = asyncio.get_running_loop().create_task(self._renew_forever())
+        return self
+
+    def _live(self) -> bool:
+        """Still at the table: neither left, over, closed by the referee, nor closed by us."""
+        return not (self.gone or self.end is not None or self.closed or self._closing)
+
+    async def _open(self):
+        """A connection with our credentials as they are now, reading our private subject.
+        Its callbacks speak only while it is ours (a renewal replaces it)."""
+        holder: list = []
+
+        def ours() -> bool:
+            return bool(holder) and holder[0] is self.nc
 
         async def on_error(e):
+            if not ours():
+                return
             self.errors.append(str(e))
             # Our credentials were revoked (we left, or the game is over): stop reconnecting.
             revoked = any(w in str(e).lower() for w in ("authorization", "authentication"))
-            if revoked and (self.gone or self.end is not None or self.closed):
+            if revoked and not self._live():
                 asyncio.get_running_loop().create_task(self.close())
 
         async def on_reconnect():   # whatever was said while away is in the log: catch up
-            self._tell("reconnected")
-            await self.sync()
+            if ours():
+                self._tell("reconnected")
+                await self.sync()
 
         async def on_disconnect():
-            self._tell("disconnected")
+            if ours():
+                self._tell("disconnected")
+
+        async def on_closed():
+            # nats-py gives up for good on some refusals, an expired JWT among them (a
+            # machine asleep past RENEW: our renewal never ran): new credentials, a new
+            # connection, and a sync
+            if ours() and self._live():
+                self._tell("disconnected")
+                asyncio.get_running_loop().create_task(self._revive())
 
         try:   # the JWT is good at once: the server checks its signatures, it keeps no list of users
-            self.nc = await nats.connect(server_address(self.guest_url), name=f"stateside-{self.table}-{self.seat}",
-                                         error_cb=on_error, reconnected_cb=on_reconnect,
-                                         disconnected_cb=on_disconnect,
-                                         max_reconnect_attempts=-1, reconnect_time_wait=0.2,
-                                         allow_reconnect=True, **connect_options(self.credentials))
+            nc = await nats.connect(server_address(self.guest_url), name=f"stateside-{self.table}-{self.seat}",
+                                    error_cb=on_error, reconnected_cb=on_reconnect,
+                                    disconnected_cb=on_disconnect, closed_cb=on_closed,
+                                    max_reconnect_attempts=-1, reconnect_time_wait=0.2,
+                                    allow_reconnect=True, **connect_options(self.credentials))
         except Exception as e:   # nats-py raises several kinds
             raise OnlineError(f"cannot connect to the server as seat {self.seat}: {e or type(e).__name__}") from None
-        await self.nc.subscribe(P.private_subject(self.table, self.seat), cb=self._on_private)
+        holder.append(nc)
+        await nc.subscribe(P.private_subject(self.table, self.seat), cb=self._on_private)
+        return nc
+
+    # --- credentials that outlive their JWT ---------------------------------------------------
+    def renew_at(self) -> float:
+        """When our JWT should be renewed (Unix time): with a quarter of its life left."""
+        claims = A.decode_jwt(self.credentials["jwt"])
+        expires = claims.get("exp")
+        if not isinstance(expires, (int, float)):
+            return math.inf   # (a JWT without an expiry never needs it)
+        issued = claims.get("iat", expires)
+        return expires - max(0.0, expires - issued) / 4
+
+    async def renew(self) -> None:
+        """New credentials for our own key (the referee signs them while we hold the seat),
+        then a new connection with them in place of the old: a game may last longer than
+        a seat's JWT (A.SEAT_LIFETIME_S). What was said meanwhile comes with the sync."""
+        key = A.key_from_seed(self.credentials["seed"])
+        body = {"type": "join", "table": self.table, "seat": self.seat, "user_key": self.user}
+        reply = _keyed(await _lobby(self.guest_url, P.LOBBY_JOIN, body), key)
+        if not reply.get("renewed"):
+            raise OnlineError("the referee did not renew this seat's credentials")
+        self.credentials = {**self.credentials, "jwt": reply["jwt"]}
+        old, self.nc = self.nc, await self._open()
         await self.sync()
-        return self
+        if old is not None and not old.is_closed:
+            try:
+                await old.close()
+            except (asyncio.CancelledError, nats.errors.Error):
+                pass   # (the server may drop an expired connection as we close it)
+        self._tell("reconnected")
+
+    async def _renew_forever(self) -> None:
+        while self._live():
+            await asyncio.sleep(max(1.0, self.renew_at() - time.time()))
+            if not self._live():
+                return
+            try:
+                await self.renew()
+            except OnlineError as e:   # the server or the referee away for now: try again soon
+                self.errors.append(f"renewal: {e}")
+                await asyncio.sleep(RENEW_RETRY_S)
+
+    async def _revive(self) -> None:
+        """Our connection was closed for good while we still hold the seat: renew, until it works."""
+        while self._live() and (self.nc is None or self.nc.is_closed):
+            try:
+                await self.renew()
+            except OnlineError as e:
+                self.errors.append(f"renewal: {e}")
+                await asyncio.sleep(RENEW_RETRY_S)
 
     async def close(self) -> None:
+        self._closing = True
+        if self._renewal is not None and self._renewal is not asyncio.current_task():
+            self._renewal.cancel()
         if self.nc is None or self.nc.is_closed:
             return
         try:

@@ -163,7 +163,7 @@ class Referee:
         self._locks: dict[str, asyncio.Lock] = {}
         self.realtime: dict[str, RealTimeTable] = {}    # the real-time tables this referee drives
         self.stats = {"appends": 0, "conflicts": 0, "refusals": 0, "retries": 0, "dropped": 0, "closed": 0,
-                      "handed": 0}
+                      "handed": 0, "renewals": 0}
         self.limits = limits or Limits()
         # A referee process of its own (`stateside server`) freezes what start-up made, so that
         # the garbage collector's full passes go over the tables only, not the games' data.
@@ -1278,7 +1278,7 @@ class Referee:
             code = P.check_code(req.get("table"))
             async with self._lock_for(code):
                 body, table = await self._join(code, req)
-            return body, (lambda: self._after_join(code, table, body))
+            return body, (None if body.get("renewed") else lambda: self._after_join(code, table, body))
         await self._lobby_request(msg, handle)
 
     async def _after_join(self, code: str, table: Table, body: dict) -> None:
@@ -1311,11 +1311,13 @@ class Referee:
             seat = free[0]
         if type(seat) is not int or seat not in table.human_seats():
             raise P.ProtocolError(f"seat {seat!r} is not a human seat of table {code}")
-        if seat in table.joined:
-            raise P.ProtocolError(f"seat {seat} of table {code} is taken")
         if self.authorizer is None:
             raise P.ProtocolError("this referee cannot issue credentials (started with --nats and no "
                                   "--auth-dir); ask the operator")
+        if seat in table.joined:
+            if req.get("user_key") == table.joined[seat]["user"]:
+                return await self._renew(table, seat), table
+            raise P.ProtocolError(f"seat {seat} of table {code} is taken")
         name = req.get("name")
         if name is None:
             name = table.match.names[seat]
@@ -1336,6 +1338,18 @@ class Referee:
         return ({"ok": True, "table": code, "seat": seat, "user": user, "jwt": jwt,
                  "game": table.match.game_id, "names": table.match.names,
                  "seed_commitment": table.commitment}, table)
+
+    async def _renew(self, table: Table, seat: int) -> dict:
+        """New credentials for a seat's own key, asked by whoever holds it (a seat's JWT lives
+        A.SEAT_LIFETIME_S; a game may last longer, or its player come back after it expired).
+        A JWT names the public key it is for, and the server lets in only the holder of the
+        private key, so a renewal tells a stranger nothing usable. Nothing is logged: the
+        seat is the same player's."""
+        user = table.joined[seat]["user"]
+        jwt = await self.authorizer.issue(table.code, seat, user)
+        self.stats["renewals"] += 1
+        return {"ok": True, "table": table.code, "seat": seat, "user": user, "jwt": jwt, "renewed": True,
+                "game": table.match.game_id, "names": table.match.names, "seed_commitment": table.commitment}
 
     async def _on_look(self, msg, guest: tuple = ()) -> None:
         async def handle(req):
