@@ -382,12 +382,13 @@ class SeatClient:
         self.credentials = {**self.credentials, "jwt": reply["jwt"]}
         old, self.nc = self.nc, await self._open()
         await self.sync()
-        if old is not None and not old.is_closed:
-            try:
-                await old.close()
-            except (asyncio.CancelledError, nats.errors.Error):
-                pass   # (the server may drop an expired connection as we close it)
-        self._tell("reconnected")
+        if old is None or old.is_closed:
+            self._tell("reconnected")   # (a renewal in time was never seen as a lost connection)
+            return
+        try:
+            await old.close()
+        except (asyncio.CancelledError, nats.errors.Error):
+            pass   # (the server may drop an expired connection as we close it)
 
     async def _renew_forever(self) -> None:
         while self._live():
