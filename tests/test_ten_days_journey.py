@@ -6,14 +6,16 @@ journey, so the whole journey is checked as a player would."""
 import pytest
 
 from stateside.games.ten_days.cards import PLANE_COLOURS, load_cards
-from stateside.games.ten_days.journey import check_journey, travel_rules
+from stateside.games.ten_days.journey import check_journey, is_complete, travel_rules
 
 RULES = travel_rules()
 COLOUR = load_cards().state_colour
 
 
 def check(days: str):
-    return check_journey(days.split())
+    report = check_journey(days.split())
+    assert is_complete(days.split()) == report.valid   # the rules' quick answer agrees with the report
+    return report
 
 
 def problems(days: str) -> list[str]:
@@ -303,3 +305,41 @@ def test_four_corners_an_automobile_still_joins_colorado_and_arizona():
     assert RULES.car_via("CO", "AZ") == ["NM", "UT"]
     assert check("CO car AZ NM TX OK KS MO IL IN").valid
     assert RULES.car_via("UT", "NM") == ["AZ", "CO"]
+
+
+def test_the_quick_answer_agrees_with_the_report_on_many_journeys():
+    """is_complete (asked at every turn's end) against check_journey's report: journeys made
+    by travelling at random along what the rules allow (valid), then with one or two days
+    changed at random (mostly not), 4,000 in all."""
+    import random
+
+    cards = load_cards()
+    states = sorted(cards.state_colour)
+    transports = ["car", *(f"plane-{c}" for c in PLANE_COLOURS)]
+    rng = random.Random(11)
+    valid = agreed = 0
+    for _ in range(2000):
+        days = [rng.choice(states)]
+        while len(days) < 10:
+            here = days[-1]
+            if len(days) <= 7 and rng.random() < 0.4:
+                t = rng.choice(transports)
+                options = [b for b in states if b != here and not RULES.reason(here, t, b)]
+                if options:
+                    days += [t, rng.choice(options)]
+                    continue
+            options = [b for b in states if b != here and not RULES.reason(here, None, b)]
+            days.append(rng.choice(options) if options else rng.choice(states))
+        for journey in (days[:10], _changed(rng, days[:10], states + transports)):
+            report = check_journey(journey)
+            valid += report.valid
+            agreed += is_complete(journey) == report.valid
+    assert agreed == 4000
+    assert 500 < valid < 3500   # both answers were asked often
+
+
+def _changed(rng, days, faces):
+    out = list(days)
+    for _ in range(rng.randint(1, 2)):
+        out[rng.randrange(10)] = rng.choice(faces + [None])
+    return out

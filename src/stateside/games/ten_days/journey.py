@@ -159,6 +159,29 @@ def travel_rules() -> TravelRules:
     return TravelRules(load_borders("ten-days"), load_cards())
 
 
+def is_complete(slots: Sequence[str | None], rules: TravelRules | None = None) -> bool:
+    """check_journey(slots, rules).valid, without the report: stops at the first fault (the
+    rules ask it at every turn's end, where nearly every journey fails early)."""
+    if len(slots) != DAYS:
+        raise ValueError(f"a journey has {DAYS} days, got {len(slots)}")
+    faces = faces_of(slots)
+    if None in faces or not is_state(faces[0]) or not is_state(faces[-1]):
+        return False
+    rules = rules or travel_rules()
+    i = 0
+    while i < DAYS - 1:   # from one state card to the next: on foot, or by one transport card
+        if is_state(faces[i + 1]):
+            transport, step = None, 1
+        elif is_state(faces[i + 2]):   # (a transport is never last: faces[-1] is a state)
+            transport, step = faces[i + 1], 2
+        else:
+            return False   # two transport cards next to each other
+        if rules.reason(faces[i], transport, faces[i + step]):
+            return False
+        i += step
+    return True
+
+
 def check_journey(slots: Sequence[str | None], rules: TravelRules | None = None) -> JourneyReport:
     """Check ten days against every rule; slots hold card ids or faces (None: no card yet)."""
     if len(slots) != DAYS:

@@ -33,7 +33,7 @@ from functools import cache
 from stateside.engine.protocol import CHANCE, EVERY_SEAT, TERMINAL, Event, GameSpec, InvariantError, State
 from stateside.errors import IllegalActionError, InvalidActionError
 from stateside.games.ten_days.cards import face_of, load_cards
-from stateside.games.ten_days.journey import DAYS, a_card, check_journey, travel_rules
+from stateside.games.ten_days.journey import DAYS, a_card, is_complete, travel_rules
 
 PILES = 3
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -261,7 +261,7 @@ class TenDaysState(State):
     def _end_turn(self) -> list[Event]:
         self.turns += 1
         name = self._setup["players"][self.current]
-        if check_journey(self.journeys[self.current]).valid:
+        if is_complete(self.journeys[self.current]):
             self.winner = self.current
             self.phase = OVER
             return [Event(f"10 DAYS! {name} wins with a valid journey", "win", (self.current,))]
