@@ -462,6 +462,13 @@ def main(args) -> None:
         cpu_ratio = sum(fi["cpu"].values()) / max(1, fi["turns"]) / (sum(ri["cpu"].values()) / max(1, ri["turns"]))
         print(f"  CPU per turn, every process of the run: floor {1000 * sum(fi['cpu'].values()) / max(1, fi['turns']):.3f}"
               f" ms, referee {1000 * sum(ri['cpu'].values()) / max(1, ri['turns']):.3f} ms (ratio {cpu_ratio:.2f})")
+        # The ceiling: the referee's side with a referee that cost only what the floor loop
+        # costs (no rules, no views), its server and players as measured (ONLINE.md).
+        per = lambda r, k: sum(v for name, v in r["cpu"].items() if name.startswith(k)) / max(1, r["turns"])  # noqa: E731
+        ideal = per(fi, "floor") + per(ri, "nats-server") + per(ri, "players")
+        print(f"  a referee that cost what the floor loop costs would reach a CPU ratio of at most "
+              f"{sum(fi['cpu'].values()) / max(1, fi['turns']) / ideal:.2f} (floor loop {1000 * per(fi, 'floor'):.3f}"
+              f" ms, the referee {1000 * per(ri, 'referee'):.3f} ms a turn)")
         print(f"turns/s ratio to floor: {ri['turns'] / max(1, fi['turns']):.2f}")
         print(f"p50 ratio to floor: {pct(rp['latencies'], .5) / pct(fp['latencies'], .5):.2f}")
         print(f"p99 ratio to floor: {pct(rp['latencies'], .99) / pct(fp['latencies'], .99):.2f}")
