@@ -346,3 +346,42 @@ def test_a_seat_that_leaves_mid_game_pauses_it_rejoins_by_code_and_all_is_revoke
     assert match.is_over() and len(match.log) > n_before
     assert refused_end == [True, True]
     assert look["status"] == "over" and look["end"]["returns"] == match.state.returns()
+
+
+def test_a_referee_that_took_a_table_over_revokes_every_seat_at_the_end(server):
+    """The seats were signed by a referee that died; the one that took the table over and
+    saw it end revokes them too (it reads their keys from the log), not only its own."""
+    from stateside.online.auth import JwtAuthorizer
+
+    async def go():
+        first = Referee(server.referee_url(), authorizer=JwtAuthorizer(server.trust, server.url),
+                        allow_chosen_seed=True)
+        await first.start()
+        second = None
+        try:
+            host = await C.host_table(server.guest_url(), "ten-days", ["human", "human"], seed=4)
+            creds = [await C.join_table(server.guest_url(), host["table"], s) for s in (0, 1)]
+            a, b = [await C.SeatClient(server.guest_url(), c).connect() for c in creds]
+            await first.kill()   # a crash: nothing revoked, nobody told
+            second = Referee(server.referee_url(), authorizer=JwtAuthorizer(server.trust, server.url),
+                             allow_chosen_seed=True, revoke_after_end_s=0.2)
+            await second.start()
+            choose = lambda c: c.legal[0]   # noqa: E731
+            await asyncio.gather(a.play(choose, timeout=60), b.play(choose, timeout=60))
+            issued_by_second = list(second.authorizer.issued.get(host["table"], []))
+            refused = []
+            for c in creds:
+                for _ in range(100):
+                    if await refused_login(server, c):
+                        break
+                    await asyncio.sleep(0.1)
+                refused.append(await refused_login(server, c))
+            for c in (a, b):
+                await c.close()
+            return issued_by_second, refused
+        finally:
+            if second is not None:
+                await second.stop()
+    issued_by_second, refused = asyncio.run(go())
+    assert issued_by_second == []   # the second referee signed none of the seats
+    assert refused == [True, True]

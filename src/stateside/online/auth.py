@@ -28,6 +28,7 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import nacl.signing  # (nkeys' own dependency)
@@ -408,10 +409,12 @@ class JwtAuthorizer:
         """A user who may only read the table's public subject, and publish nothing."""
         return self._sign(table, user_key, f"{table}-w", [], [P.public_subject(table)], SPECTATOR_LIMITS)
 
-    async def revoke_table(self, table: str) -> None:
-        """Every user issued for a table (its game is over)."""
+    async def revoke_table(self, table: str, also: Iterable[str] = ()) -> None:
+        """Every user issued for a table (its game is over), and `also` those another
+        referee issued (the seats of a table taken over: the log names their keys)."""
         self._issued_at.pop(table, None)
-        await self._revoke(self.issued.pop(table, []))
+        users = self.issued.pop(table, [])
+        await self._revoke([*users, *(u for u in dict.fromkeys(also) if u not in users)])
 
     async def revoke_user(self, user_key: str) -> None:
         """One seat (it left): the server closes its connection and refuses it from the push on."""

@@ -751,8 +751,11 @@ class Referee:
         someone asks for it: a sync, a look, a replay)."""
         await asyncio.sleep(self.revoke_after_end_s)
         if self.authorizer is not None:
+            table = self.tables.get(code)
+            # (the seats' keys from the log: a referee that took the table over signed none of them)
+            seated = [j["user"] for j in table.joined.values() if j.get("user")] if table is not None else []
             try:
-                await self.authorizer.revoke_table(code)
+                await self.authorizer.revoke_table(code, seated)
             except Exception:   # the server is gone or its folder unwritable: the seats stay until it restarts
                 log.exception("referee: revoking table %s's credentials failed", code)
         table = self.tables.get(code)
