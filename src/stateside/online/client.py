@@ -299,6 +299,7 @@ class SeatClient:
         self._synced = False
         self._closing = False                  # close() was called: nothing is renewed or revived
         self._renewal: asyncio.Task | None = None
+        self._tasks: set[asyncio.Task] = set()
 
     @property
     def n(self) -> int:
@@ -307,8 +308,15 @@ class SeatClient:
     async def connect(self) -> SeatClient:
         self.nc = await self._open()
         await self.sync()
-        self._renewal = asyncio.get_running_loop().create_task(self._renew_forever())
+        self._renewal = self._background(self._renew_forever())
         return self
+
+    def _background(self, coro) -> asyncio.Task:
+        """A task of ours (renewing, reviving): close() cancels it and waits for it."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     def _live(self) -> bool:
         """Still at the table: neither left, over, closed by the referee, nor closed by us."""
@@ -346,7 +354,7 @@ class SeatClient:
             # connection, and a sync
             if ours() and self._live():
                 self._tell("disconnected")
-                asyncio.get_running_loop().create_task(self._revive())
+                self._background(self._revive())
 
         try:   # the JWT is good at once: the server checks its signatures, it keeps no list of users
             nc = await nats.connect(server_address(self.guest_url), name=f"stateside-{self.table}-{self.seat}",
@@ -412,8 +420,11 @@ class SeatClient:
 
     async def close(self) -> None:
         self._closing = True
-        if self._renewal is not None and self._renewal is not asyncio.current_task():
-            self._renewal.cancel()
+        tasks = [t for t in self._tasks if t is not asyncio.current_task()]
+        for t in tasks:
+            t.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=1.0)
         if self.nc is None or self.nc.is_closed:
             return
         try:
