@@ -127,8 +127,9 @@ def _probes(tree: ast.AST) -> list[ast.Call]:
 
 
 def test_the_shell_reads_declared_capabilities_not_probes():
-    """app/online.py, app/replay.py and app/history.py, and the main window's class, ask a mode what it
-    declares (GameMode.plays_online, replays, turn_cue, match, online...), never hasattr."""
+    """app/online.py, app/replay.py and app/history.py, and app/main.py (the window and run_app), ask
+    a mode what it declares (GameMode.plays_online, replays, turn_cue, opens_variants, match,
+    online...), never hasattr."""
     from stateside.app.mode import GameMode
     from stateside.app.turns import TurnBasedMode
 
@@ -143,6 +144,6 @@ def test_the_shell_reads_declared_capabilities_not_probes():
                   if not (isinstance(c.args[0], ast.Name) and c.args[0].id == "window")
                   and "parent" not in ast.unparse(c.args[0])]
     main = ast.parse((app / "main.py").read_text(encoding="utf-8"))
-    window = next(n for n in main.body if isinstance(n, ast.ClassDef) and n.name == "MainWindow")
-    found += [f"app/main.py:{c.lineno}" for c in _probes(window)]
+    found += [f"app/main.py:{c.lineno}" for c in _probes(main)   # the window and run_app (the window's own
+              if not (isinstance(c.args[0], ast.Name) and c.args[0].id == "window")]   # flags aside)
     assert not found, f"probes of a mode: {found}"

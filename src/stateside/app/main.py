@@ -1139,7 +1139,7 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
     if open_file is not None and not window.load_file(open_file, quiet=bool(screenshot)):
         if screenshot:
             return 2
-    if variant is not None and hasattr(window.current, "open_variant") and (
+    if variant is not None and window.current.opens_variants and (
             not window.game_in_progress(window.current) or window.confirm_discard(f"Start a game on {variant}?")):
         window.current.open_variant(variant)
     window.show()
@@ -1157,7 +1157,7 @@ def run_app(mode: str | None = None, screenshot: str | None = None, size: tuple[
     if screenshot:
         # A mode may build part of itself after the map's first paint (the explorer's
         # panel); a screenshot shows the complete window.
-        getattr(window.current, "ensure_panel", lambda: None)()
+        window.current.ensure_panel()
         for _ in range(3):
             app.processEvents()
         if not window.grab().save(screenshot, "PNG", SCREENSHOT_PNG_QUALITY):

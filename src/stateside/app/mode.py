@@ -44,6 +44,7 @@ class GameMode(QWidget):
     plays_online = False
     replays = False
     turn_cue = False
+    opens_variants = False   # `stateside --map NAME` starts a game of it on that board (open_variant)
     # What the shell reads of any mode (a mode with a game sets or computes them): the
     # match on show, the whole match a replay steps through, the online session.
     match = None
@@ -166,6 +167,14 @@ class GameMode(QWidget):
     def help_html(self) -> str:
         """The rules in our own words (HTML), including which parts of the game are our design."""
         return ""
+
+    def open_variant(self, variant: str) -> None:
+        """A new game on the board named `variant` (only where opens_variants)."""
+        raise NotImplementedError(f"{type(self).__name__} opens no variant")
+
+    def ensure_panel(self) -> None:
+        """Build whatever this mode left for after the map's first paint (a screenshot shows
+        the complete window); nothing, for a mode that builds all at once."""
 
     def help_anchor(self) -> str:
         """The anchor (<a name=...>) in help_html of the variant being played: F1 opens there."""

@@ -102,6 +102,7 @@ class CarcassonneMode(TurnBasedMode):
     title = "Carcassonne"
     rules = Game
     private_view = "secret tiles"    # on the USA maps, the face-down tiles a player looked at
+    opens_variants = True            # stateside --map usa-west (a board by its name)
 
     def __init__(self, board, parent=None):
         super().__init__(board, parent)
