@@ -172,6 +172,10 @@ class GameMode(QWidget):
         """A new game on the board named `variant` (only where opens_variants)."""
         raise NotImplementedError(f"{type(self).__name__} opens no variant")
 
+    def play_area(self) -> QWidget:
+        """Where the game is played, for what points at it (a tutorial's box): the map."""
+        return self.board_slot
+
     def ensure_panel(self) -> None:
         """Build whatever this mode left for after the map's first paint (a screenshot shows
         the complete window); nothing, for a mode that builds all at once."""

@@ -211,9 +211,9 @@ class TutorialRun(QObject):
         """The box in a bottom corner of the map (the right one, unless the step's states are
         there), clear of the mode's side panels and of what the step asks to look at."""
         self.box.adjustSize()
-        # the map, or where a mode plays without it (Carcassonne's open table: its view)
-        slot = next((w for w in (self.mode.board_slot, getattr(self.mode, "view", None))
-                     if isinstance(w, QWidget) and w.isVisible()), None)
+        slot = self.mode.play_area()   # the map, or where a mode plays without it (Carcassonne's table)
+        if not slot.isVisible():
+            slot = None
         area = QRect(slot.mapTo(self.mode, QPoint(0, 0)), slot.size()) if slot is not None else self.mode.rect()
         lay = self.box.layout()
         lay.activate()

@@ -323,6 +323,10 @@ class CarcassonneMode(TurnBasedMode):
         seats, conf = self.remembered_setup() or (DEFAULT_SEATS, None)
         return setup_screen(seats, conf, self)
 
+    def play_area(self):
+        """The map on a USA board; the open table's own view otherwise."""
+        return self.board_slot if self.board_slot.isVisible() else self.view
+
     def open_variant(self, variant: str) -> None:
         """A new game on this board (`stateside --map`), with the seats chosen last time."""
         seats, conf = self.remembered_setup() or (DEFAULT_SEATS, None)
