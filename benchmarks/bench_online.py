@@ -531,6 +531,11 @@ if __name__ == "__main__":
     main(a)
 
 
+# 2026-12-02 04:37 and 04:40 UTC (the quick journey check; the ceiling line new), load 1.2-1.4:
+# turns/s ratio 0.53 and 0.53; CPU per turn 0.220 / 0.395 and 0.221 / 0.393 ms (0.56); the
+# ceiling (a referee that cost only the floor loop) 0.71 and 0.72; p50 1.13, 1.30; p99 1.29,
+# 1.48; longest collection 11.0, 11.7 ms of CPU; seating 0.67, 0.74 s; takeover 12.5, 13.6 ms.
+#
 # 2026-12-02 02:54 and 02:59 UTC (orjson reading in the clients, a private table's turns off
 # the public subject, the players' processes collecting as a referee's does), load 1.8-2.0
 # -> 1.5-1.7: turns/s ratio 0.70 (4294, 3018) and 0.52 (7393, 3860); CPU per turn of every

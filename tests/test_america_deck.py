@@ -7,6 +7,7 @@ answers are one of the 50 states (never DC), number answers are never below 0.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import datetime as dt
 import math
 import re
@@ -105,7 +106,7 @@ def test_every_bundled_topic_has_a_theme_from_the_fixed_list(deck):
 
 
 def test_dataclasses_are_frozen(topics):
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         topics[0].title = "x"  # type: ignore[misc]
     assert Question("Q?", 1, "b", "s").unit == ""
 
