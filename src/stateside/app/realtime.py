@@ -22,7 +22,7 @@ from stateside.engine.match import Match
 from stateside.engine.protocol import State
 from stateside.errors import SaveError
 from stateside.play.realtime import RealtimeFlow, RealtimeOnlineSource
-from stateside.play.table import ONLINE, ReplaySource, Table
+from stateside.play.table import ONLINE, Table
 
 ONLINE_NO_PAUSE = ("An online race cannot be paused: the table's clock runs for everyone. "
                    "Game \u203a Leave the online table to stop.")
@@ -324,12 +324,12 @@ class RealtimeMode(OnTable, LogLinks, GameMode):
         self.on_show()
         self.fill_log()
         self.replay_bar.start(len(match.log), "Replay")   # the bar shares the map's width: a short title
-        self.status.emit("Replay: Left and Right step through the moves; Esc goes back to the game.")
+        self.status.emit(self.REPLAY_HINT)
         self.changed.emit()
 
     def replay_to(self, n: int) -> None:
-        source = self.play_table.source
-        if not isinstance(source, ReplaySource):
+        source = self.replay_source()
+        if source is None:
             return
         source.go(n)
         lines = [line.index for line in self.log_panel.lines() if line.index < n]
@@ -351,10 +351,7 @@ class RealtimeMode(OnTable, LogLinks, GameMode):
         self.play_table.stop_replay()
         self.on_show()
         self.fill_log()
-        if self.replay_bar.isVisible():
-            self.replay_bar.blockSignals(True)
-            self.replay_bar.close_replay()
-            self.replay_bar.blockSignals(False)
+        self.close_replay_bar_quietly()
 
     # ---------------------------------------------------------------- the mode's hooks
     def start_game(self, match: Match) -> None:

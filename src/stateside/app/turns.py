@@ -200,6 +200,15 @@ class LogLinks:
         self.replay_bar.moved.connect(self.replay_to)
         self.replay_bar.closed.connect(self.stop_replay)
 
+    REPLAY_HINT = "Replay: Left and Right step through the moves; Esc goes back to the game."
+
+    def close_replay_bar_quietly(self) -> None:
+        """Close the replay bar without its `closed` signal (which would stop the replay again)."""
+        if self.replay_bar.isVisible():
+            self.replay_bar.blockSignals(True)
+            self.replay_bar.close_replay()
+            self.replay_bar.blockSignals(False)
+
 
 class OnTable:
     """What a mode over a play Table (`self.play_table`) has on show: the turn-based and
@@ -225,6 +234,11 @@ class OnTable:
         """The online session this screen plays at (its seat, table), or None."""
         source = self.play_table.online
         return source.session if source is not None else None
+
+    def replay_source(self) -> ReplaySource | None:
+        """The replay on show, to step through (None: none is)."""
+        source = self.play_table.source
+        return source if isinstance(source, ReplaySource) else None
 
 
 class TurnBasedMode(OnTable, LogLinks, GameMode):
@@ -678,12 +692,12 @@ class TurnBasedMode(OnTable, LogLinks, GameMode):
         self._fill_log()
         self.replay_bar.start(len(match.log), f"Replay: {self.title}")
         self.replay_bar.slider.setFocus()    # the bar's keys (Left, Right, Home, End, Esc) work at once
-        self.status.emit("Replay: Left and Right step through the moves; Esc goes back to the game.")
+        self.status.emit(self.REPLAY_HINT)
         self.changed.emit()
 
     def replay_to(self, n: int) -> None:
-        source = self.play_table.source
-        if not isinstance(source, ReplaySource):
+        source = self.replay_source()
+        if source is None:
             return
         shown = source.go(n)
         self.viewer = replay_viewer(source.whole, shown.state)
@@ -719,10 +733,7 @@ class TurnBasedMode(OnTable, LogLinks, GameMode):
     def _close_replay_bar(self) -> None:
         if self.replaying is not None:
             self._end_replay_silently()
-        if self.replay_bar.isVisible():
-            self.replay_bar.blockSignals(True)
-            self.replay_bar.close_replay()
-            self.replay_bar.blockSignals(False)
+        self.close_replay_bar_quietly()
 
     # ------------------------------------------------------------------ the shell's calls
     def on_activate(self) -> None:
