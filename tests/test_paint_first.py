@@ -11,6 +11,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 
+from startup_probe import probe_script
 from stateside.app.main import DEFAULT_MARGINS, EXPLORER, MainWindow
 from stateside.games import game_by_id
 
@@ -129,35 +130,20 @@ def test_a_remembered_layout_is_used_only_if_it_is_four_numbers_in_range(qtbot, 
 
 # The command: at the "painted" line, whether the game's mode module was imported yet,
 # and whether PySide6 had set up its Qt namespace (see tests/test_startup.py).
-WATCH = textwrap.dedent("""
-    import builtins, enum, sys
-    made = []
-    build = enum.EnumType._create_
-    def record(cls, name, names, **kw):
-        made.append(name)
-        return build(cls, name, names, **kw)
-    enum.EnumType._create_ = record
-    say = builtins.print
-    def watch(*args, **kw):
-        if args and args[0] == "painted":
-            say("mode-imported", "stateside.games.america.mode" in sys.modules,
-                "qt-namespace", "AlignmentFlag" in made, flush=True)
-        say(*args, **kw)
-    builtins.print = watch
-    from stateside.__main__ import main
-    sys.exit(main(["--mode", sys.argv[1]]))
-""")
+WATCH = probe_script('"mode-imported"', '"stateside.games.america.mode" in sys.modules', '"qt-namespace"',
+                     '"AlignmentFlag" in made')
+
 
 
 def test_the_command_paints_the_map_before_it_imports_the_games_mode(tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", STATESIDE_CONFIG_DIR=str(tmp_path),
                STATESIDE_QUIT_AFTER_PAINT="1")
-    first = subprocess.run([sys.executable, "-c", WATCH, "america"], env=env, capture_output=True, text=True,
+    first = subprocess.run([sys.executable, "-c", WATCH, "--mode", "america"], env=env, capture_output=True, text=True,
                            timeout=120)
     assert first.returncode == 0, first.stderr
     assert "mode-imported False qt-namespace False" in first.stdout   # as the Map explorer's map
     env["STATESIDE_QUIT_AFTER_PAINT"] = "panels"   # the benchmark's second figure: the mode painted
-    whole = subprocess.run([sys.executable, "-c", WATCH, "america"], env=env, capture_output=True, text=True,
+    whole = subprocess.run([sys.executable, "-c", WATCH, "--mode", "america"], env=env, capture_output=True, text=True,
                            timeout=120)
     assert whole.returncode == 0, whole.stderr
     assert "mode-imported True qt-namespace True" in whole.stdout   # (the hook sees it when it comes)

@@ -8,6 +8,7 @@ import textwrap
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPen
 
+from startup_probe import probe_script
 from stateside.board import qt_lazy
 
 
@@ -37,29 +38,15 @@ def test_solid_brushes_and_pens_are_what_qbrush_and_qpen_make(qapp):
 
 # Records every Python enum PySide6 builds, and says at the app's "painted" line whether
 # the Qt namespace's (AlignmentFlag is one) were among them yet.
-WATCH = textwrap.dedent("""
-    import builtins, enum, sys
-    made = []
-    build = enum.EnumType._create_
-    def record(cls, name, names, **kw):
-        made.append(name)
-        return build(cls, name, names, **kw)
-    enum.EnumType._create_ = record
-    say = builtins.print
-    def watch(*args, **kw):
-        if args and args[0] == "painted":
-            say("enums", len(made), "qt-namespace", "AlignmentFlag" in made, flush=True)
-        say(*args, **kw)
-    builtins.print = watch
-    from stateside.__main__ import main
-    sys.exit(main(["--mode", "explorer"]))
-""")
+WATCH = probe_script('"enums"', "len(made)", '"qt-namespace"', '"AlignmentFlag" in made')
+
 
 
 def test_the_explorer_paints_its_map_before_pyside_sets_up_the_qt_namespace(tmp_path):
     """About 30 ms of a start-up (see board/qt_lazy.py): one `Qt.` on the way to the first
     paint, or a call whose overloads take a Qt enum, brings it back."""
-    result = subprocess.run([sys.executable, "-c", WATCH], env=_env(tmp_path, STATESIDE_QUIT_AFTER_PAINT="1"),
+    result = subprocess.run([sys.executable, "-c", WATCH, "--mode", "explorer"],
+                            env=_env(tmp_path, STATESIDE_QUIT_AFTER_PAINT="1"),
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     line = next(line for line in result.stdout.splitlines() if line.startswith("enums "))
@@ -95,25 +82,8 @@ def test_settings_are_written_before_the_process_ends(tmp_path):
 
 # Says at the "painted" line whether Python's cycle collector runs and whether PySide6 had
 # set up QIcon (its enum ThemeIcon) by then; at the end, whether the collector runs again.
-GC_WATCH = textwrap.dedent("""
-    import builtins, enum, gc, sys
-    made = []
-    build = enum.EnumType._create_
-    def record(cls, name, names, **kw):
-        made.append(name)
-        return build(cls, name, names, **kw)
-    enum.EnumType._create_ = record
-    say = builtins.print
-    def watch(*args, **kw):
-        if args and args[0] == "painted":
-            say("gc-on", gc.isenabled(), "icon", "ThemeIcon" in made, flush=True)
-        say(*args, **kw)
-    builtins.print = watch
-    from stateside.__main__ import main
-    code = main(sys.argv[1:])
-    say("after gc-on", gc.isenabled(), flush=True)
-    sys.exit(code)
-""")
+GC_WATCH = probe_script('"gc-on"', "gc.isenabled()", '"icon"', '"ThemeIcon" in made')
+
 
 
 def test_the_collector_is_paused_until_just_after_the_first_paint_and_no_icon_is_set_up(tmp_path):
