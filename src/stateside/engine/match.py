@@ -67,6 +67,14 @@ def check_seats(cls: type[State], seats: Sequence[str]) -> None:
                              f"{', '.join(spec.ai_levels)})")
 
 
+def run_decision(player, seed: str, observation, legal: list) -> tuple[Any, float]:
+    """A computer player's choice from Match.decision_inputs, and its thinking time in ms."""
+    player.rng.seed(seed)
+    start = time.perf_counter()
+    action = player.choose(observation, legal)
+    return action, (time.perf_counter() - start) * 1000
+
+
 def sample_chance(state: State, rng: random.Random):
     outcomes = state.chance_outcomes()
     if not outcomes:
@@ -175,15 +183,17 @@ class Match:
 
     def decide(self, seat: int) -> tuple[Any, float]:
         """A computer seat's choice here, and its thinking time in ms (not applied)."""
+        return run_decision(*self.decision_inputs(seat))
+
+    def decision_inputs(self, seat: int) -> tuple[Any, str, Any, list]:
+        """What a computer seat's choice here is made from: (its player, the seed of its
+        random numbers, its observation, its legal actions). run_decision makes it, now or
+        on another thread (a screen that keeps drawing while the computer thinks)."""
         player = self.players[seat]
         if player is None:
             raise ValueError(f"seat {seat} is a person's: no computer decides for it")
-        player.rng.seed(seat_rng_seed(self.seed, seat, len(self.log)))
-        legal = self.state.legal_actions(seat)
-        obs = self.state.observation(seat)
-        start = time.perf_counter()
-        action = player.choose(obs, legal)
-        return action, (time.perf_counter() - start) * 1000
+        return (player, seat_rng_seed(self.seed, seat, len(self.log)), self.state.observation(seat),
+                self.state.legal_actions(seat))
 
     def run_until_human(self, on_entry: Callable[[LogEntry], None] | None = None,
                         max_actions: int | None = None) -> list[LogEntry]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from html import escape
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QSize, Qt, QTimer, Signal
@@ -37,7 +36,7 @@ from stateside.app.setup_screen import SetupScreen
 from stateside.app.turns import ScoreTable, TurnBasedMode
 from stateside.board.motion import Motion
 from stateside.data.saves import read_json_file, write_json_atomic
-from stateside.engine.match import AI_PREFIX, HUMAN, MAX_NAME, Match, seat_rng_seed
+from stateside.engine.match import AI_PREFIX, HUMAN, MAX_NAME, Match, run_decision
 from stateside.errors import SaveError, StatesideError
 
 from .engine import Game, PlaceTurnedUp, ScoreEvent, Setup, TurnUp
@@ -81,13 +80,12 @@ class _Thinker(QObject):
         super().__init__(parent)
         self.busy = threading.Lock()
 
-    def think(self, generation: int, player, seed: str, observation: dict, legal: list) -> None:
+    def think(self, generation: int, inputs: tuple) -> None:
+        """Match.run_decision(*inputs) (Match.decision_inputs) on a thread of its own."""
         def run():
             with self.busy:
-                player.rng.seed(seed)
-                start = time.perf_counter()
                 try:
-                    result = (player.choose(observation, legal), (time.perf_counter() - start) * 1000)
+                    result = run_decision(*inputs)
                 except Exception as e:     # reported on the GUI thread, never lost
                     result = e
             try:
@@ -445,11 +443,9 @@ class CarcassonneMode(TurnBasedMode):
 
     def computer_turn(self, seat: int) -> None:
         """What Match.decide does, with the choice itself off the GUI thread."""
-        m, g = self.match, self.game
         self.thinking = True
         self.refresh()
-        self.thinker.think(self.generation, m.players[seat], seat_rng_seed(m.seed, seat, len(m.log)),
-                           g.observation(seat), g.legal_actions(seat))
+        self.thinker.think(self.generation, self.match.decision_inputs(seat))
 
     def _computer_decided(self, generation: int, result) -> None:
         if generation != self.generation:
