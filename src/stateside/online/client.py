@@ -175,6 +175,7 @@ class Spectator:
         self.left: list[dict] = []
         self.nc = None
         self._closing = False
+        self._again: asyncio.Task | None = None   # watching again after the server cut us off
         self._changed = asyncio.Event()
 
     @property
@@ -191,7 +192,7 @@ class Spectator:
                 # the server cut us off for good (a spectator's JWT expires as a seat's does,
                 # A.SEAT_LIFETIME_S): watch again, with new credentials, unless we closed
                 if nc is self.nc and not self._closing and self.end is None and self.status != "closed":
-                    asyncio.get_running_loop().create_task(self._watch_again())
+                    self._again = asyncio.get_running_loop().create_task(self._watch_again())
             try:
                 nc = await nats.connect(server_address(self.guest_url), name=f"stateside-watch-{self.table}",
                                         error_cb=_quiet, closed_cb=on_closed, max_reconnect_attempts=-1,
@@ -264,6 +265,8 @@ class Spectator:
 
     async def close(self) -> None:
         self._closing = True
+        if self._again is not None and self._again is not asyncio.current_task():
+            self._again.cancel()   # (a watch again waiting to retry)
         if self.nc is not None and not self.nc.is_closed:
             await self.nc.close()
 
@@ -354,7 +357,7 @@ class SeatClient:
             # connection, and a sync
             if ours() and self._live():
                 self._tell("disconnected")
-                self._background(self._revive())
+                self._background(self._renew_until_done())
 
         try:   # the JWT is good at once: the server checks its signatures, it keeps no list of users
             nc = await nats.connect(server_address(self.guest_url), name=f"stateside-{self.table}-{self.seat}",
@@ -401,19 +404,15 @@ class SeatClient:
     async def _renew_forever(self) -> None:
         while self._live():
             await asyncio.sleep(max(1.0, self.renew_at() - time.time()))
-            if not self._live():
-                return
-            try:
-                await self.renew()
-            except OnlineError as e:   # the server or the referee away for now: try again soon
-                self.errors.append(f"renewal: {e}")
-                await asyncio.sleep(RENEW_RETRY_S)
+            await self._renew_until_done()
 
-    async def _revive(self) -> None:
-        """Our connection was closed for good while we still hold the seat: renew, until it works."""
-        while self._live() and (self.nc is None or self.nc.is_closed):
+    async def _renew_until_done(self) -> None:
+        """renew(), again every RENEW_RETRY_S while the server or the referee is away. Also
+        what a connection closed for good while we still hold the seat calls at once."""
+        while self._live():
             try:
                 await self.renew()
+                return
             except OnlineError as e:
                 self.errors.append(f"renewal: {e}")
                 await asyncio.sleep(RENEW_RETRY_S)

@@ -1338,9 +1338,7 @@ class Referee:
         self._presence.pop((code, seat), None)   # a new person: heard from by their own heartbeats
         table.lost.discard(seat)
         _rename(table, seat, name)
-        return ({"ok": True, "table": code, "seat": seat, "user": user, "jwt": jwt,
-                 "game": table.match.game_id, "names": table.match.names,
-                 "seed_commitment": table.commitment}, table)
+        return _seat_reply(table, seat, user, jwt), table
 
     async def _renew(self, table: Table, seat: int) -> dict:
         """New credentials for a seat's own key, asked by whoever holds it (a seat's JWT lives
@@ -1351,8 +1349,7 @@ class Referee:
         user = table.joined[seat]["user"]
         jwt = await self.authorizer.issue(table.code, seat, user)
         self.stats["renewals"] += 1
-        return {"ok": True, "table": table.code, "seat": seat, "user": user, "jwt": jwt, "renewed": True,
-                "game": table.match.game_id, "names": table.match.names, "seed_commitment": table.commitment}
+        return {**_seat_reply(table, seat, user, jwt), "renewed": True}
 
     async def _on_look(self, msg, guest: tuple = ()) -> None:
         async def handle(req):
@@ -1446,6 +1443,12 @@ def _listing(table: Table) -> dict:
     m = table.match
     return {"table": table.code, "game": m.game_id, "names": m.names, "seats": m.seats, "status": table.status,
             "n": table.n, "joined": {str(s): j["name"] for s, j in table.joined.items()}}
+
+
+def _seat_reply(table: Table, seat: int, user: str, jwt: str) -> dict:
+    """A join's reply: the seat's credentials (for the client's own key) and the table."""
+    return {"ok": True, "table": table.code, "seat": seat, "user": user, "jwt": jwt,
+            "game": table.match.game_id, "names": table.match.names, "seed_commitment": table.commitment}
 
 
 def _seat_kind(table: Table, seat: int, kind: str) -> None:
