@@ -118,6 +118,7 @@ class OnlineSession(QObject):
         self._unusable: str | None = None   # why this screen cannot show the table (said once)
         self._game_shown = False            # an update past the lobby was shown
         self._task = None
+        self._seating = None   # the host or join under way in the worker thread (a concurrent future)
         self.real_time = False   # a real-time game's moves go at once (set when the seat is taken)
         # Game > Leave the online table: play_online puts it in the Game menu while the session
         # lives; whoever drives the session (the mode) connects its triggered signal.
@@ -164,6 +165,11 @@ class OnlineSession(QObject):
         if self._closed:
             return None
         problem = None
+        if self._seating is not None:   # a seat still being taken (its code shown, its client not yet
+            try:                        # connected) is left once it is taken, not kept
+                self._seating.result(timeout)
+            except Exception:   # (_guarded says what went wrong; a join that never ends is not waited for)
+                pass
         c = self.client
         if c is not None and c.end is None and not c.gone and not c.closed:   # a closed table has no seats
             fut = asyncio.run_coroutine_threadsafe(c.leave(timeout), self._loop)
@@ -218,7 +224,8 @@ class OnlineSession(QObject):
         self.closed.emit()
 
     def _submit(self, coro) -> None:
-        asyncio.run_coroutine_threadsafe(self._guarded(coro), self._loop)
+        """Taking a seat (host, join), in the worker thread; leave and close wait for it."""
+        self._seating = asyncio.run_coroutine_threadsafe(self._guarded(coro), self._loop)
 
     def _drain(self) -> None:
         """GUI thread: hand what the worker heard to the signals (the latest view only)."""
@@ -410,6 +417,8 @@ class OnlineSession(QObject):
                 "resigned": c.end.get("resigned"), "seat": c.seat, "table": c.table}
 
     async def _shutdown(self) -> None:
+        if self._seating is not None and not self._seating.done():   # a client connecting: close it too
+            await asyncio.wait([asyncio.wrap_future(self._seating)], timeout=5)
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)   # let it finish before the loop stops
